@@ -1,0 +1,52 @@
+# One Makefile drives everything: setup, build, lint, test, bench, demo. CI calls `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+JAVA_SRC := $(shell find java/src -name '*.java' 2>/dev/null)
+JAVA_OUT := build/java
+STAMP := build/.stamps
+
+.PHONY: setup native java test test-native test-python lint demo bench clean
+
+setup: $(STAMP)/venv $(STAMP)/native java
+
+$(STAMP)/venv: pyproject.toml
+	@mkdir -p $(STAMP)
+	@command -v cargo >/dev/null || { echo "error: Rust (cargo) is needed: install it with rustup"; exit 2; }
+	@command -v javac >/dev/null || { echo "error: a JDK (javac) is needed"; exit 2; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip "maturin>=1.7,<2"
+	$(BIN)/pip install --quiet -e '.[dev]'
+	@touch $@
+
+# The editable install builds the native module; rebuild it in release mode when the Rust code changes.
+$(STAMP)/native: $(STAMP)/venv $(shell find native/src -name '*.rs') native/Cargo.toml
+	cd native && ../$(BIN)/maturin develop --release --quiet -m Cargo.toml 2>&1 | grep -v "^📦\|^🔗\|^🐍\|^⚠️" || true
+	$(BIN)/python -c "import jvmlab._native as n; assert n.build_info()['profile'] == 'release'"
+	@touch $@
+
+java: $(STAMP)/java
+$(STAMP)/java: $(JAVA_SRC)
+	@mkdir -p $(JAVA_OUT) $(STAMP)
+	javac -nowarn --release 8 -Xlint:-options -d $(JAVA_OUT) $(JAVA_SRC)
+	@touch $@
+
+test: setup
+	cd native && cargo test --release --no-default-features --quiet
+	$(BIN)/python -m pytest -q -n 2 tests
+
+lint: setup
+	$(BIN)/ruff check python tests bench
+	$(BIN)/ruff format --check python tests bench
+	$(BIN)/mypy python/jvmlab
+	cd native && cargo clippy --no-default-features -- -D warnings && cargo fmt --check
+
+demo: setup
+	$(BIN)/python -m jvmlab.demo
+
+bench: setup
+	$(BIN)/python bench/gclog_parse.py
+
+clean:
+	rm -rf build $(VENV) native/target python/jvmlab/_native*.so

@@ -1,0 +1,171 @@
+//! The event table as columns: one `Vec` per column, categorical columns as codes into an interned list.
+
+use std::collections::HashMap;
+
+/// Interns strings of a categorical column; code 0 is reserved for "null".
+#[derive(Debug, Default)]
+pub struct Interner {
+    pub values: Vec<String>,
+    index: HashMap<Vec<u8>, u32>,
+}
+
+impl Interner {
+    pub fn code(&mut self, s: &[u8]) -> u32 {
+        if let Some(&c) = self.index.get(s) {
+            return c;
+        }
+        let c = self.values.len() as u32 + 1;
+        self.values.push(String::from_utf8_lossy(s).into_owned());
+        self.index.insert(s.to_vec(), c);
+        c
+    }
+}
+
+pub const CAT_PAUSE: &[u8] = b"pause";
+pub const CAT_CONCURRENT: &[u8] = b"concurrent";
+pub const CAT_CYCLE: &[u8] = b"cycle";
+pub const CAT_SAFEPOINT: &[u8] = b"safepoint";
+
+/// Nullable sizes use `i64::MIN`; nullable floats use NaN. Python turns both into nulls.
+pub const NULL_I64: i64 = i64::MIN;
+
+/// One event, before it becomes a row.
+#[derive(Debug, Clone)]
+pub struct Event<'a> {
+    pub uptime_s: f64,
+    pub wall_ms: i64,
+    pub gc_id: i64,
+    pub category: &'static [u8],
+    pub kind: &'a [u8],
+    pub phase: &'a [u8],
+    pub cause: &'a [u8],
+    pub pause_ms: f64,
+    pub duration_ms: f64,
+    pub ttsp_ms: f64,
+    pub heap: [i64; 3],
+}
+
+impl<'a> Event<'a> {
+    pub fn new(category: &'static [u8], kind: &'a [u8]) -> Self {
+        Event {
+            uptime_s: f64::NAN,
+            wall_ms: NULL_I64,
+            gc_id: NULL_I64,
+            category,
+            kind,
+            phase: b"",
+            cause: b"",
+            pause_ms: 0.0,
+            duration_ms: f64::NAN,
+            ttsp_ms: f64::NAN,
+            heap: [NULL_I64; 3],
+        }
+    }
+}
+
+/// Which generation a size figure belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Space {
+    Heap = 0,
+    Young = 1,
+    Old = 2,
+    Metaspace = 3,
+}
+
+#[derive(Debug, Default)]
+pub struct Columns {
+    pub uptime_s: Vec<f64>,
+    pub wall_ms: Vec<i64>,
+    pub gc_id: Vec<i64>,
+    pub collector: Vec<u32>,
+    pub category: Vec<u32>,
+    pub kind: Vec<u32>,
+    pub phase: Vec<u32>,
+    pub cause: Vec<u32>,
+    pub pause_ms: Vec<f64>,
+    pub duration_ms: Vec<f64>,
+    pub ttsp_ms: Vec<f64>,
+    /// before/after/capacity for heap, young, old, metaspace: 12 columns.
+    pub sizes: [Vec<i64>; 12],
+    pub source: Vec<i32>,
+    pub collectors: Interner,
+    pub categories: Interner,
+    pub kinds: Interner,
+    pub phases: Interner,
+    pub causes: Interner,
+}
+
+pub const SIZE_COLUMNS: [&str; 12] = [
+    "heap_before_bytes",
+    "heap_after_bytes",
+    "heap_capacity_bytes",
+    "young_before_bytes",
+    "young_after_bytes",
+    "young_capacity_bytes",
+    "old_before_bytes",
+    "old_after_bytes",
+    "old_capacity_bytes",
+    "metaspace_before_bytes",
+    "metaspace_after_bytes",
+    "metaspace_capacity_bytes",
+];
+
+impl Columns {
+    pub fn len(&self) -> usize {
+        self.uptime_s.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.uptime_s.is_empty()
+    }
+
+    /// Appends an event; returns its row index.
+    pub fn push(&mut self, e: &Event, collector: &[u8], source: i32) -> usize {
+        let row = self.len();
+        self.uptime_s.push(e.uptime_s);
+        self.wall_ms.push(e.wall_ms);
+        self.gc_id.push(e.gc_id);
+        self.collector.push(self.collectors.code(collector));
+        self.category.push(self.categories.code(e.category));
+        self.kind.push(self.kinds.code(e.kind));
+        self.phase.push(if e.phase.is_empty() { 0 } else { self.phases.code(e.phase) });
+        self.cause.push(if e.cause.is_empty() { 0 } else { self.causes.code(e.cause) });
+        self.pause_ms.push(e.pause_ms);
+        self.duration_ms.push(e.duration_ms);
+        self.ttsp_ms.push(e.ttsp_ms);
+        for (i, col) in self.sizes.iter_mut().enumerate() {
+            col.push(if i < 3 { e.heap[i] } else { NULL_I64 });
+        }
+        self.source.push(source);
+        row
+    }
+
+    /// Sets before/after/capacity of one space on an existing row (values that are `None` are left alone).
+    pub fn set_space(&mut self, row: usize, space: Space, c: &crate::numbers::Change) {
+        let base = space as usize * 3;
+        for (k, v) in [c.before, c.after, c.capacity].into_iter().enumerate() {
+            if let Some(v) = v {
+                self.sizes[base + k][row] = v;
+            }
+        }
+    }
+
+    pub fn get_size(&self, row: usize, space: Space, k: usize) -> i64 {
+        self.sizes[space as usize * 3 + k][row]
+    }
+
+    pub fn set_phase(&mut self, row: usize, phase: &[u8]) {
+        self.phase[row] = self.phases.code(phase);
+    }
+
+    pub fn set_kind(&mut self, row: usize, kind: &[u8]) {
+        self.kind[row] = self.kinds.code(kind);
+    }
+
+    pub fn phase_of(&self, row: usize) -> &str {
+        match self.phase[row] {
+            0 => "",
+            c => &self.phases.values[c as usize - 1],
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! JDK 9+ unified-logging decorators: `[2026-11-22T02:05:53.889+0000][30ms][31417][31418][info][gc,start]`.
+//! Any combination is recognised by the shape of each bracketed token; their order is fixed by HotSpot.
+
+use crate::numbers::{parse_decimal, parse_int};
+
+pub const D_TIME: u16 = 1;
+pub const D_UPTIME: u16 = 1 << 1;
+pub const D_TIMEMILLIS: u16 = 1 << 2;
+pub const D_UPTIMEMILLIS: u16 = 1 << 3;
+pub const D_TIMENANOS: u16 = 1 << 4;
+pub const D_UPTIMENANOS: u16 = 1 << 5;
+pub const D_HOSTNAME: u16 = 1 << 6;
+pub const D_PID: u16 = 1 << 7;
+pub const D_TID: u16 = 1 << 8;
+pub const D_LEVEL: u16 = 1 << 9;
+pub const D_TAGS: u16 = 1 << 10;
+pub const D_UTCTIME: u16 = 1 << 11;
+
+pub const DECORATOR_NAMES: [(u16, &str); 12] = [
+    (D_TIME, "time"),
+    (D_UTCTIME, "utctime"),
+    (D_UPTIME, "uptime"),
+    (D_TIMEMILLIS, "timemillis"),
+    (D_UPTIMEMILLIS, "uptimemillis"),
+    (D_TIMENANOS, "timenanos"),
+    (D_UPTIMENANOS, "uptimenanos"),
+    (D_HOSTNAME, "hostname"),
+    (D_PID, "pid"),
+    (D_TID, "tid"),
+    (D_LEVEL, "level"),
+    (D_TAGS, "tags"),
+];
+
+/// What the decorators of one line say.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Decorated {
+    pub uptime_s: Option<f64>,
+    pub wall_ms: Option<i64>,
+    /// A monotonic clock that is not JVM uptime (`timenanos`); used when nothing better is present.
+    pub mono_s: Option<f64>,
+    pub seen: u16,
+    /// Offset of the message in the line.
+    pub message_at: usize,
+    /// Whether the tags decorator says `gc,stats` or similar table output (no events).
+    pub stats_tag: bool,
+}
+
+const LEVELS: [&[u8]; 6] = [b"info", b"debug", b"trace", b"warning", b"error", b"develop"];
+
+/// Parses the decorators at the start of a line. Returns `None` when the line does not start like a
+/// unified-logging line.
+pub fn parse(line: &[u8]) -> Option<Decorated> {
+    let mut d = Decorated::default();
+    let mut pos = 0;
+    let mut nanos: [Option<i64>; 2] = [None, None];
+    let mut count = 0;
+    while pos < line.len() && line[pos] == b'[' {
+        let close = memchr::memchr(b']', &line[pos + 1..])? + pos + 1;
+        let token = &line[pos + 1..close];
+        if !classify(token, &mut d, &mut nanos) {
+            break;
+        }
+        count += 1;
+        pos = close + 1;
+    }
+    if count == 0 || d.seen == D_HOSTNAME {
+        return None;
+    }
+    match nanos {
+        [Some(a), Some(b)] => {
+            d.mono_s = Some(a as f64 / 1e9);
+            d.uptime_s.get_or_insert(b as f64 / 1e9);
+            d.seen |= D_TIMENANOS | D_UPTIMENANOS;
+        }
+        [Some(a), None] => {
+            // One nanosecond decorator: uptimenanos if small (< ~1 year), else timenanos.
+            if a < 31_536_000_000_000_000 && d.uptime_s.is_none() {
+                d.uptime_s = Some(a as f64 / 1e9);
+                d.seen |= D_UPTIMENANOS;
+            } else {
+                d.mono_s = Some(a as f64 / 1e9);
+                d.seen |= D_TIMENANOS;
+            }
+        }
+        _ => {}
+    }
+    if pos < line.len() && line[pos] == b' ' {
+        pos += 1;
+    }
+    d.message_at = pos;
+    Some(d)
+}
+
+fn classify(token: &[u8], d: &mut Decorated, nanos: &mut [Option<i64>; 2]) -> bool {
+    let t = crate::numbers::trim(token);
+    if t.is_empty() {
+        return false;
+    }
+    if t.len() >= 19 && t[4] == b'-' && t[10] == b'T' {
+        if let Some(ms) = parse_iso8601_ms(t) {
+            if d.wall_ms.is_none() {
+                d.wall_ms = Some(ms);
+            }
+            d.seen |= if t.ends_with(b"Z") || t.ends_with(b"+0000") { D_UTCTIME | D_TIME } else { D_TIME };
+            return true;
+        }
+        return false;
+    }
+    if t[0].is_ascii_digit() {
+        return classify_number(t, d, nanos);
+    }
+    if LEVELS.iter().any(|l| *l == t) {
+        d.seen |= D_LEVEL;
+        return true;
+    }
+    if d.seen & D_LEVEL != 0 || looks_like_tags(t) {
+        if t.iter().all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b',' || c == b'_') {
+            d.seen |= D_TAGS;
+            d.stats_tag = t.ends_with(b"stats") || t == b"gc,init";
+            return true;
+        }
+    }
+    // hostname: letters, digits, '-', '.'; must come before pid/tid/level.
+    if d.seen & (D_PID | D_TID | D_LEVEL | D_TAGS) == 0
+        && t.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'-' || c == b'.' || c == b'_')
+        && t.iter().any(|c| c.is_ascii_alphabetic())
+        && !t.starts_with(b"GC")
+    {
+        d.seen |= D_HOSTNAME;
+        return true;
+    }
+    false
+}
+
+fn looks_like_tags(t: &[u8]) -> bool {
+    t.starts_with(b"gc") || t.starts_with(b"safepoint") || t.starts_with(b"os") || t.contains(&b',')
+}
+
+fn classify_number(t: &[u8], d: &mut Decorated, nanos: &mut [Option<i64>; 2]) -> bool {
+    if let Some(stripped) = t.strip_suffix(b"ns") {
+        if let Some((v, n)) = parse_int(stripped) {
+            if n == stripped.len() {
+                if nanos[0].is_none() {
+                    nanos[0] = Some(v);
+                } else {
+                    nanos[1] = Some(v);
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+    if let Some(stripped) = t.strip_suffix(b"ms") {
+        if let Some((v, n)) = parse_int(stripped) {
+            if n == stripped.len() {
+                if v > 100_000_000_000 {
+                    d.wall_ms.get_or_insert(v);
+                    d.seen |= D_TIMEMILLIS;
+                } else {
+                    d.uptime_s.get_or_insert(v as f64 / 1000.0);
+                    d.seen |= D_UPTIMEMILLIS;
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+    if let Some(stripped) = t.strip_suffix(b"s") {
+        if let Some((v, n)) = parse_decimal(stripped) {
+            if n == stripped.len() {
+                d.uptime_s.get_or_insert(v);
+                d.seen |= D_UPTIME;
+                return true;
+            }
+        }
+        return false;
+    }
+    if let Some((_, n)) = parse_int(t) {
+        if n == t.len() {
+            d.seen |= if d.seen & D_PID == 0 { D_PID } else { D_TID };
+            return true;
+        }
+    }
+    false
+}
+
+/// Days from 1970-01-01 to a civil date (proleptic Gregorian; Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146097 + doe - 719468
+}
+
+fn two(s: &[u8], at: usize) -> Option<i64> {
+    let a = *s.get(at)?;
+    let b = *s.get(at + 1)?;
+    if a.is_ascii_digit() && b.is_ascii_digit() {
+        Some(((a - b'0') * 10 + (b - b'0')) as i64)
+    } else {
+        None
+    }
+}
+
+/// Parses `2026-11-22T02:05:53.889+0000` (also `Z`, `+02:00`, no fraction) into epoch milliseconds.
+/// Returns the value; the caller knows the token length.
+pub fn parse_iso8601_ms(s: &[u8]) -> Option<i64> {
+    let (ms, _) = parse_iso8601_prefix(s)?;
+    Some(ms)
+}
+
+/// Like [`parse_iso8601_ms`] but also returns the number of bytes used (for legacy date stamps).
+pub fn parse_iso8601_prefix(s: &[u8]) -> Option<(i64, usize)> {
+    if s.len() < 19 || s[4] != b'-' || s[7] != b'-' || s[10] != b'T' || s[13] != b':' || s[16] != b':' {
+        return None;
+    }
+    let year = two(s, 0)? * 100 + two(s, 2)?;
+    let (mon, day, h, mi, sec) = (two(s, 5)?, two(s, 8)?, two(s, 11)?, two(s, 14)?, two(s, 17)?);
+    let mut i = 19;
+    let mut millis = 0i64;
+    if i < s.len() && (s[i] == b'.' || s[i] == b',') {
+        i += 1;
+        let mut digits = 0;
+        while i < s.len() && s[i].is_ascii_digit() {
+            if digits < 3 {
+                millis = millis * 10 + (s[i] - b'0') as i64;
+            }
+            digits += 1;
+            i += 1;
+        }
+        while digits < 3 {
+            millis *= 10;
+            digits += 1;
+        }
+    }
+    let mut offset_min = 0i64;
+    if i < s.len() && s[i] == b'Z' {
+        i += 1;
+    } else if i < s.len() && (s[i] == b'+' || s[i] == b'-') {
+        let sign = if s[i] == b'-' { -1 } else { 1 };
+        let hh = two(s, i + 1)?;
+        let mut j = i + 3;
+        if s.get(j) == Some(&b':') {
+            j += 1;
+        }
+        let mm = two(s, j)?;
+        offset_min = sign * (hh * 60 + mm);
+        i = j + 2;
+    }
+    let days = days_from_civil(year, mon, day);
+    let secs = days * 86400 + h * 3600 + mi * 60 + sec - offset_min * 60;
+    Some((secs * 1000 + millis, i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uptime_level_tags() {
+        let line = b"[0.004s][info][gc     ] Using Serial";
+        let d = parse(line).unwrap();
+        assert_eq!(d.uptime_s, Some(0.004));
+        assert_eq!(&line[d.message_at..], b"Using Serial");
+        assert_eq!(d.seen, D_UPTIME | D_LEVEL | D_TAGS);
+    }
+
+    #[test]
+    fn utctime_uptimemillis_pid_tid() {
+        let line = b"[2026-11-22T02:05:53.889+0000][30ms][31417][31418][info][gc] Using G1";
+        let d = parse(line).unwrap();
+        assert_eq!(d.uptime_s, Some(0.030));
+        assert_eq!(d.wall_ms, Some(1795313153889));
+        assert_eq!(d.seen & (D_PID | D_TID), D_PID | D_TID);
+        assert_eq!(&line[d.message_at..], b"Using G1");
+    }
+
+    #[test]
+    fn time_uptime_without_level_and_tags() {
+        let line = b"[2026-11-22T02:05:45.741+0000][0.587s] GC(0) Pause Young (Normal) (G1 Evacuation Pause)";
+        let d = parse(line).unwrap();
+        assert_eq!(d.uptime_s, Some(0.587));
+        assert!(line[d.message_at..].starts_with(b"GC(0)"));
+    }
+
+    #[test]
+    fn offsets() {
+        assert_eq!(parse_iso8601_ms(b"1970-01-01T01:00:00.000+0100"), Some(0));
+        assert_eq!(parse_iso8601_ms(b"1970-01-01T00:00:01.5Z"), Some(1500));
+        assert_eq!(parse_iso8601_ms(b"1970-01-01T00:00:00.000-01:00"), Some(3_600_000));
+    }
+
+    #[test]
+    fn not_decorators() {
+        assert!(parse(b"[GC (Allocation Failure) [PSYoungGen: 1K->0K(2K)]").is_none());
+        assert!(parse(b"[Times: user=0.01 sys=0.00, real=0.01 secs]").is_none());
+        assert!(parse(b"[Eden: 24.0M(24.0M)->0.0B(13.0M)").is_none());
+    }
+}

@@ -1,0 +1,1085 @@
+//! Rules for JDK 8 and older `-XX:+PrintGCDetails` / `-verbose:gc` logs (Serial, ParNew+CMS, Parallel, G1,
+//! and the JDK 8 Shenandoah backport).
+//!
+//! A legacy event is a bracketed record such as
+//! `2.345: [GC (Allocation Failure) 2.345: [ParNew: 1234K->56K(7890K), 0.0123 secs] 12345K->6789K(99999K), 0.0124 secs]`.
+//! Records may span lines (tenuring tables, adaptive-size output and concurrent phases get printed in the
+//! middle of them), so lines are assembled until the brackets balance, then the record is read as a tree.
+
+use crate::columns::{Event, Space, CAT_CONCURRENT, CAT_PAUSE, NULL_I64};
+use crate::decorators::parse_iso8601_prefix;
+use crate::diagnostics::LineClass;
+use crate::names;
+use crate::numbers::{find_change, parse_change, parse_decimal, parse_int, parse_size, trim, trim_start, Change};
+use crate::parser::Parser;
+
+const MAX_RECORD_LINES: u32 = 64;
+const MAX_RECORD_BYTES: usize = 64 * 1024;
+
+#[derive(Debug, Default)]
+pub struct LegacyState {
+    buf: Vec<u8>,
+    lines: u32,
+    depth: i32,
+    /// The last G1 pause row, which later `[Eden: ...]` and `[Metaspace: ...]` lines complete.
+    last_g1_row: Option<usize>,
+    /// GC id of the CMS / G1 concurrent cycle in progress (for logs without ids).
+    cycle_id: Option<i64>,
+    nodes: Vec<Node>,
+    own: Vec<u8>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    open: usize,
+    close: usize,
+    parent: usize, // usize::MAX for top level
+}
+
+/// Lines that can appear inside or between records and carry no event.
+fn is_noise(t: &[u8]) -> bool {
+    const PREFIXES: &[&[u8]] = &[
+        b"Desired survivor size",
+        b"- age",
+        b"{Heap before",
+        b"Heap after",
+        b"Heap",
+        b"}",
+        b"AdaptiveSize",
+        b"PSAdaptiveSize",
+        b"avg_",
+        b"ParallelScavenge",
+        b"PSYoungGen::",
+        b"ASPSYoungGen",
+        b"ASParNew",
+        b"Statistics for BinaryTreeDictionary",
+        b"Statistics for IndexedFreeLists",
+        b"Total Free Space",
+        b"Max   Chunk Size",
+        b"Number of Blocks",
+        b"Av.  Block  Size",
+        b"Tree      Height",
+        b"Before GC:",
+        b"After GC:",
+        b"----",
+        b"Application time:",
+        b"GC locker:",
+        b"No shared spaces configured",
+    ];
+    PREFIXES.iter().any(|p| t.starts_with(p)) || memchr::memmem::find(t, b"[0x").is_some()
+}
+
+/// Text that starts a legacy record, right after its `[`.
+fn is_record_title(t: &[u8]) -> bool {
+    const TITLES: &[&[u8]] = &[
+        b"GC",
+        b"Full GC",
+        b"CMS-concurrent",
+        b"Pause ",
+        b"Concurrent ",
+        b"Eden:",
+        b"Times:",
+        b"Metaspace:",
+        b"G1Ergonomics",
+    ];
+    TITLES.iter().any(|p| t.starts_with(p))
+}
+
+/// Reads an optional `2014-07-24T10:44:31.353+0200: `, `123.456: ` and `#12: ` before a record.
+#[derive(Debug, Default, Clone, Copy)]
+struct Stamp {
+    uptime_s: Option<f64>,
+    wall_ms: Option<i64>,
+    gc_id: Option<i64>,
+}
+
+/// Parses the stamps that end right before `end` in `s` (the text before a `[`).
+fn stamp_before(s: &[u8]) -> Stamp {
+    let mut st = Stamp::default();
+    let mut t = trim(s);
+    // "#12:" (PrintGCID)
+    if let Some(h) = memchr::memrchr(b'#', t) {
+        if let Some((id, n)) = parse_int(&t[h + 1..]) {
+            if t.get(h + 1 + n) == Some(&b':') && h + 2 + n == t.len() {
+                st.gc_id = Some(id);
+                t = trim(&t[..h]);
+            }
+        }
+    }
+    let Some(stripped) = t.strip_suffix(b":") else { return st };
+    // uptime: the number right before the colon
+    let mut i = stripped.len();
+    while i > 0 && (stripped[i - 1].is_ascii_digit() || stripped[i - 1] == b'.' || stripped[i - 1] == b',') {
+        i -= 1;
+    }
+    if i < stripped.len() {
+        let num = &stripped[i..];
+        // A date stamp ends in "+0200:" which parses as a number too; require a decimal point for uptime.
+        let date_tail = i >= 1 && (stripped[i - 1] == b'+' || stripped[i - 1] == b'-');
+        if !date_tail {
+            if let Some((v, n)) = parse_decimal(num) {
+                if n == num.len() {
+                    st.uptime_s = Some(v);
+                }
+            }
+            t = trim(&stripped[..i]);
+            let Some(s2) = t.strip_suffix(b":") else { return st };
+            t = s2;
+        } else {
+            t = stripped;
+        }
+    } else {
+        t = stripped;
+    }
+    // date stamp: the last 28 or so bytes
+    if t.len() >= 24 {
+        let from = t.len().saturating_sub(29);
+        for start in from..t.len().saturating_sub(18) {
+            if t[start].is_ascii_digit() && t.get(start + 4) == Some(&b'-') && t.get(start + 10) == Some(&b'T') {
+                if let Some((ms, n)) = parse_iso8601_prefix(&t[start..]) {
+                    if start + n == t.len() {
+                        st.wall_ms = Some(ms);
+                    }
+                }
+                break;
+            }
+        }
+    }
+    st
+}
+
+/// The title of a record: `GC pause`, `Full GC`, `CMS-concurrent-mark`, `1 CMS-initial-mark`, `ParNew`...
+/// Stops at `(`, `:`, `,`, digits that start a time stamp, or a heap figure.
+fn title_len(t: &[u8]) -> usize {
+    let mut i = 0;
+    if t.starts_with(b"1 CMS-") {
+        i = 2;
+    }
+    while i < t.len() {
+        let c = t[i];
+        if c.is_ascii_alphabetic() || c == b'-' || c == b'_' {
+            i += 1;
+        } else if c.is_ascii_digit() {
+            // "G1Ergonomics" keeps its digit; "GC2.345:" and "ParNew2014-..." stop at theirs.
+            match t.get(i + 1) {
+                Some(n) if n.is_ascii_alphabetic() && i > 0 => i += 1,
+                _ => break,
+            }
+        } else if c == b' ' && t.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic()) && i > 0 {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    while i > 0 && (t[i - 1] == b' ' || t[i - 1] == b'-' && !t[..i].ends_with(b"GC--")) {
+        i -= 1;
+    }
+    if t[..i].starts_with(b"GCAdaptiveSizePolicy") {
+        return 2;
+    }
+    i
+}
+
+/// The last `N secs` (or `N ms`) in `t`, in milliseconds.
+fn last_duration_ms(t: &[u8]) -> Option<f64> {
+    for (unit, scale) in [(&b" secs"[..], 1000.0), (&b" sec"[..], 1000.0), (&b" ms"[..], 1.0)] {
+        if let Some(p) = memchr::memmem::rfind(t, unit) {
+            let mut i = p;
+            while i > 0 && (t[i - 1].is_ascii_digit() || t[i - 1] == b'.' || t[i - 1] == b',') {
+                i -= 1;
+            }
+            if let Some((v, n)) = parse_decimal(&t[i..p]) {
+                if n == p - i {
+                    return Some(v * scale);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// CMS `1 CMS-initial-mark: 12345K(67890K)` and the heap `23456K(98765K)` of initial mark / remark.
+fn occupancy(t: &[u8]) -> Option<Change> {
+    let mut i = 0;
+    while i < t.len() {
+        if t[i].is_ascii_digit() && (i == 0 || !t[i - 1].is_ascii_alphanumeric() && t[i - 1] != b'.') {
+            if let Some((v, n)) = parse_size(&t[i..]) {
+                if t.get(i + n) == Some(&b'(') {
+                    if let Some((cap, m)) = parse_size(&t[i + n + 1..]) {
+                        if t.get(i + n + 1 + m) == Some(&b')') {
+                            return Some(Change { before: Some(v), after: Some(v), capacity: Some(cap) });
+                        }
+                    }
+                }
+                i += n;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// What the generation name of a nested record says.
+fn space_of(title: &[u8]) -> Option<Space> {
+    match title {
+        b"ParNew" | b"DefNew" | b"PSYoungGen" | b"ASParNew" | b"ASPSYoungGen" => Some(Space::Young),
+        b"CMS" | b"Tenured" | b"ParOldGen" | b"PSOldGen" | b"ASCMS" => Some(Space::Old),
+        b"Metaspace" | b"PSPermGen" | b"CMS Perm" | b"Perm" => Some(Space::Metaspace),
+        _ => None,
+    }
+}
+
+fn collector_of(title: &[u8]) -> Option<&'static str> {
+    match title {
+        b"ParNew" | b"CMS" | b"ASParNew" | b"ASCMS" | b"CMS Perm" => Some("CMS"),
+        b"DefNew" | b"Tenured" => Some("Serial"),
+        b"PSYoungGen" | b"ParOldGen" | b"PSOldGen" | b"PSPermGen" => Some("Parallel"),
+        _ => None,
+    }
+}
+
+/// A parenthesised group right after the title: `(Allocation Failure)`, `(System.gc())`.
+fn groups_after(t: &[u8]) -> (Vec<&[u8]>, usize) {
+    let mut groups = Vec::new();
+    let mut i = 0;
+    loop {
+        while i < t.len() && t[i] == b' ' {
+            i += 1;
+        }
+        if i >= t.len() || t[i] != b'(' {
+            break;
+        }
+        let mut depth = 0;
+        let mut end = None;
+        for (j, &c) in t.iter().enumerate().skip(i) {
+            match c {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(j);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(e) = end else { break };
+        let g = &t[i + 1..e];
+        // "(16M)" after "10080K->10080K" is a capacity, not a group; groups start with a letter.
+        if !g.first().is_some_and(|c| c.is_ascii_alphabetic()) {
+            break;
+        }
+        groups.push(g);
+        i = e + 1;
+    }
+    (groups, i)
+}
+
+impl Parser {
+    pub(crate) fn legacy_line(&mut self, line: &[u8]) -> LineClass {
+        let t = trim_start(line);
+        if self.legacy.lines > 0 {
+            return self.legacy_continue(line, t);
+        }
+        if let Some(class) = self.legacy_header(t) {
+            return class;
+        }
+        const STOPPED: &[u8] = b"Total time for which application threads were stopped: ";
+        if let Some(p) = memchr::memmem::find(line, STOPPED) {
+            let st = stamp_before(&line[..p]);
+            self.legacy_time(&st, line);
+            self.fmt.add_legacy_flag("PrintGCApplicationStoppedTime");
+            return self.safepoint_stopped(&line[p + STOPPED.len()..]);
+        }
+        if is_noise(t) {
+            return LineClass::Ignored;
+        }
+        let Some(open) = first_record_bracket(line) else {
+            return if looks_like_legacy_gc(line) { LineClass::UnknownGc } else { LineClass::Ignored };
+        };
+        if t.first() == Some(&b'[') && !line[open + 1..].starts_with(b"Eden:") && line[0] == b' ' {
+            // Indented "   [Parallel Time: ...]" detail lines of G1 and ParallelOld phase output.
+            if !is_record_title(&line[open + 1..]) || line[open + 1..].starts_with(b"Times:") {
+                return LineClass::Ignored;
+            }
+        }
+        self.fmt.legacy_lines += 1;
+        let depth = bracket_depth(line);
+        self.legacy.buf.clear();
+        self.legacy.buf.extend_from_slice(line);
+        self.legacy.lines = 1;
+        self.legacy.depth = depth;
+        if depth > 0 {
+            return LineClass::Matched; // continues on later lines
+        }
+        self.process_record()
+    }
+
+    /// A line while a record is open: either noise, a record of its own, or the record's continuation.
+    fn legacy_continue(&mut self, line: &[u8], t: &[u8]) -> LineClass {
+        if is_noise(t) || t.is_empty() {
+            return LineClass::Ignored;
+        }
+        if let Some(open) = first_record_bracket(line) {
+            let title = &line[open + 1..];
+            let balanced = bracket_depth(line) == 0;
+            let new_record = title.starts_with(b"GC") || title.starts_with(b"Full GC");
+            if balanced && stamp_before(&line[..open]).uptime_s.is_some() {
+                if title.starts_with(b"CMS-concurrent") || title.starts_with(b"GC concurrent") {
+                    // A concurrent phase printed in the middle of another record: process it on its own.
+                    let saved = std::mem::take(&mut self.legacy.buf);
+                    let (lines, depth) = (self.legacy.lines, self.legacy.depth);
+                    self.legacy.buf.extend_from_slice(line);
+                    let class = self.process_record();
+                    self.legacy.buf = saved;
+                    self.legacy.lines = lines;
+                    self.legacy.depth = depth;
+                    return class;
+                }
+                if new_record && line[0] != b' ' {
+                    self.abandon_record();
+                    return self.legacy_line(line);
+                }
+            }
+        }
+        self.legacy.buf.push(b' ');
+        self.legacy.buf.extend_from_slice(line);
+        self.legacy.lines += 1;
+        self.legacy.depth += bracket_depth(line);
+        if self.legacy.depth <= 0 {
+            return self.process_record();
+        }
+        if self.legacy.lines > MAX_RECORD_LINES || self.legacy.buf.len() > MAX_RECORD_BYTES {
+            self.abandon_record();
+            return LineClass::UnknownGc;
+        }
+        LineClass::Matched
+    }
+
+    /// Gives up on an open record that never closed: its lines become unknown GC data.
+    fn abandon_record(&mut self) {
+        let lines = self.legacy.lines as u64;
+        let mut buf = std::mem::take(&mut self.legacy.buf);
+        self.diag.lines_matched = self.diag.lines_matched.saturating_sub(lines);
+        self.diag.lines_unknown += lines.saturating_sub(1);
+        self.diag.lines_unknown_gc += lines.saturating_sub(1);
+        self.diag.count(LineClass::UnknownGc, &buf);
+        buf.clear();
+        self.legacy.buf = buf;
+        self.legacy.lines = 0;
+        self.legacy.depth = 0;
+    }
+
+    pub(crate) fn flush_legacy(&mut self) {
+        if self.legacy.lines > 0 {
+            // A record cut off by the end of the file (a truncated log): read what is there.
+            let depth = self.legacy.depth;
+            for _ in 0..depth.max(0) {
+                self.legacy.buf.push(b']');
+            }
+            if self.process_record() != LineClass::Matched {
+                self.diag.warn("the log ends inside a GC record (truncated file)".to_string());
+            }
+        }
+        self.legacy = LegacyState { nodes: std::mem::take(&mut self.legacy.nodes), ..Default::default() };
+    }
+
+    /// Header lines of JDK 8 logs: the VM banner, memory and the command line (which names the collector).
+    fn legacy_header(&mut self, t: &[u8]) -> Option<LineClass> {
+        if let Some(flags) = t.strip_prefix(b"CommandLine flags: ") {
+            let has = |f: &[u8]| memchr::memmem::find(flags, f).is_some();
+            let collector = if has(b"+UseG1GC") {
+                "G1"
+            } else if has(b"+UseConcMarkSweepGC") {
+                "CMS"
+            } else if has(b"+UseShenandoahGC") {
+                "Shenandoah"
+            } else if has(b"+UseSerialGC") {
+                "Serial"
+            } else if has(b"+UseParallelGC") || has(b"+UseParallelOldGC") {
+                "Parallel"
+            } else {
+                ""
+            };
+            if !collector.is_empty() {
+                self.set_collector(collector);
+            }
+            for flag in [
+                "PrintGCDateStamps",
+                "PrintGCTimeStamps",
+                "PrintGCApplicationStoppedTime",
+                "PrintTenuringDistribution",
+                "PrintAdaptiveSizePolicy",
+                "PrintHeapAtGC",
+                "PrintGCDetails",
+                "PrintGCID",
+            ] {
+                let mut f = b"+".to_vec();
+                f.extend_from_slice(flag.as_bytes());
+                if has(&f) {
+                    self.fmt.add_legacy_flag(flag);
+                }
+            }
+            self.fmt.jvm_start_seen = true;
+            return Some(LineClass::Ignored);
+        }
+        if t.starts_with(b"OpenJDK ") || t.starts_with(b"Java HotSpot") {
+            if let (Some(a), Some(b)) = (memchr::memmem::find(t, b"JRE ("), memchr::memchr(b')', t)) {
+                if a + 5 < b {
+                    let v = &t[a + 5..b];
+                    let v = v.split(|&c| c == b'-').next().unwrap_or(v);
+                    self.fmt.jdk_version = Some(String::from_utf8_lossy(v).into_owned());
+                }
+            }
+            self.fmt.jvm_start_seen = true;
+            return Some(LineClass::Ignored);
+        }
+        if t.starts_with(b"Memory: ") {
+            return Some(LineClass::Ignored);
+        }
+        None
+    }
+
+    fn legacy_time(&mut self, st: &Stamp, line: &[u8]) {
+        if st.uptime_s.is_some() || st.wall_ms.is_some() {
+            self.set_line_time(st.uptime_s, st.wall_ms, line);
+        }
+        if st.wall_ms.is_some() {
+            self.fmt.add_legacy_flag("PrintGCDateStamps");
+        }
+        if st.uptime_s.is_some() {
+            self.fmt.add_legacy_flag("PrintGCTimeStamps");
+        }
+    }
+
+    /// Reads the assembled record in `legacy.buf` as a tree of bracketed nodes and emits its events.
+    fn process_record(&mut self) -> LineClass {
+        let buf = std::mem::take(&mut self.legacy.buf);
+        let lines = self.legacy.lines;
+        self.legacy.lines = 0;
+        self.legacy.depth = 0;
+        let mut nodes = std::mem::take(&mut self.legacy.nodes);
+        build_tree(&buf, &mut nodes);
+        let mut class = LineClass::Ignored;
+        let mut prev_end = 0;
+        for i in 0..nodes.len() {
+            if nodes[i].parent != usize::MAX {
+                continue;
+            }
+            let c = self.legacy_node(&buf, &nodes, i, prev_end);
+            prev_end = nodes[i].close + 1;
+            class = merge(class, c);
+        }
+        if nodes.is_empty() {
+            class = LineClass::UnknownGc;
+        }
+        nodes.clear();
+        self.legacy.nodes = nodes;
+        let mut buf = buf;
+        buf.clear();
+        self.legacy.buf = buf;
+        // The first line of a multi-line record was counted as matched already; count the record once.
+        let _ = lines;
+        class
+    }
+
+    /// Interprets one top-level node (and the concurrent records nested in it).
+    fn legacy_node(&mut self, buf: &[u8], nodes: &[Node], idx: usize, prev_end: usize) -> LineClass {
+        let node = nodes[idx];
+        let st = stamp_before(&buf[prev_end.min(node.open)..node.open]);
+        self.legacy_time(&st, buf);
+        // Concurrent records printed inside this one are events of their own.
+        let mut class = LineClass::Ignored;
+        for j in idx + 1..nodes.len() {
+            if nodes[j].open > node.close {
+                break;
+            }
+            let ct = &buf[nodes[j].open + 1..];
+            if ct.starts_with(b"CMS-concurrent") || ct.starts_with(b"GC concurrent") {
+                class = merge(class, self.legacy_concurrent_node(buf, nodes, j));
+            }
+        }
+        let own = self.own_text(buf, nodes, idx);
+        let tl = title_len(&own);
+        let title = own[..tl].to_vec();
+        let rest = own[tl..].to_vec();
+        let c = self.legacy_event(buf, nodes, idx, &title, &rest, &st);
+        merge(class, c)
+    }
+
+    /// A concurrent phase record nested in another record (its own stamp is right before it).
+    fn legacy_concurrent_node(&mut self, buf: &[u8], nodes: &[Node], j: usize) -> LineClass {
+        let node = nodes[j];
+        let st = stamp_before(&buf[text_start_before(buf, node.open)..node.open]);
+        let own = self.own_text(buf, nodes, j);
+        let tl = title_len(&own);
+        let (title, rest) = (own[..tl].to_vec(), own[tl..].to_vec());
+        self.legacy_concurrent(&title, &rest, &st)
+    }
+
+    /// The node's own text: its content with nested nodes removed.
+    fn own_text(&mut self, buf: &[u8], nodes: &[Node], idx: usize) -> Vec<u8> {
+        let node = nodes[idx];
+        let mut own = std::mem::take(&mut self.legacy.own);
+        own.clear();
+        let mut at = node.open + 1;
+        for n in nodes.iter().skip(idx + 1) {
+            if n.parent == idx {
+                own.extend_from_slice(&buf[at..n.open]);
+                own.push(b' ');
+                at = n.close + 1;
+            }
+        }
+        own.extend_from_slice(&buf[at..node.close.min(buf.len())]);
+        let out = own.clone();
+        self.legacy.own = own;
+        out
+    }
+
+    fn legacy_event(
+        &mut self,
+        buf: &[u8],
+        nodes: &[Node],
+        idx: usize,
+        title: &[u8],
+        rest: &[u8],
+        st: &Stamp,
+    ) -> LineClass {
+        match title {
+            b"GC" | b"GC--" | b"Full GC" | b"Full GC--" => self.legacy_collection(buf, nodes, idx, title, rest, st),
+            b"GC pause" => self.legacy_g1_pause(rest, st),
+            b"GC remark" | b"GC cleanup" => self.legacy_g1_remark_cleanup(title, rest, st),
+            b"Eden" => self.legacy_g1_details(rest),
+            b"Metaspace" => match (self.legacy.last_g1_row, find_change(rest)) {
+                (Some(row), Some((c, _))) => {
+                    self.cols.set_space(row, Space::Metaspace, &c);
+                    LineClass::Matched
+                }
+                _ => LineClass::UnknownGc,
+            },
+            b"Times" | b"G1Ergonomics" => LineClass::Ignored,
+            _ if title.starts_with(b"GC concurrent-") || title.starts_with(b"CMS-concurrent-") => {
+                self.legacy_concurrent(title, rest, st)
+            }
+            _ if title.starts_with(b"Pause") || title.starts_with(b"Concurrent") => {
+                self.legacy_shenandoah(title, rest, st)
+            }
+            _ => {
+                if find_change(rest).is_some() {
+                    LineClass::UnknownGc
+                } else {
+                    LineClass::Ignored
+                }
+            }
+        }
+    }
+
+    fn stamped_event<'a>(&mut self, e: &mut Event<'a>, st: &Stamp) {
+        e.uptime_s = st.uptime_s.unwrap_or_else(|| if st.wall_ms.is_some() { self.line_uptime_s } else { f64::NAN });
+        e.wall_ms = st.wall_ms.unwrap_or(NULL_I64);
+        if st.uptime_s.is_none() && st.wall_ms.is_none() {
+            e.uptime_s = f64::NAN;
+        }
+    }
+
+    fn gc_id_for(&mut self, st: &Stamp) -> i64 {
+        match st.gc_id {
+            Some(id) => {
+                self.saw_gc_id(id);
+                id
+            }
+            None => self.assign_gc_id(),
+        }
+    }
+
+    /// `[GC ...]`, `[Full GC ...]` of Serial, ParNew/CMS and Parallel, including CMS initial mark and remark.
+    fn legacy_collection(
+        &mut self,
+        buf: &[u8],
+        nodes: &[Node],
+        idx: usize,
+        title: &[u8],
+        rest: &[u8],
+        st: &Stamp,
+    ) -> LineClass {
+        let (groups, after) = groups_after(rest);
+        let cause = groups.first().copied().unwrap_or(b"");
+        let body = &rest[after..];
+        let full = title.starts_with(b"Full");
+        let mut kind: &[u8] = if full { b"full" } else { b"young" };
+        let mut modifiers: Vec<Vec<u8>> = Vec::new();
+        let mut spaces: Vec<(Space, Change)> = Vec::new();
+        let mut cms_phase: Option<&[u8]> = None;
+        for j in (idx + 1..nodes.len()).filter(|&j| nodes[j].parent == idx) {
+            let own = self.own_text(buf, nodes, j);
+            let tl = title_len(&own);
+            let ctitle = &own[..tl];
+            let crest = &own[tl..];
+            if ctitle == b"1 CMS-initial-mark" {
+                cms_phase = Some(b"initial-mark");
+                if let Some(c) = occupancy(crest) {
+                    spaces.push((Space::Old, c));
+                }
+                continue;
+            }
+            if ctitle == b"1 CMS-remark" {
+                cms_phase = Some(b"remark");
+                if let Some(c) = occupancy(crest) {
+                    spaces.push((Space::Old, c));
+                }
+                continue;
+            }
+            if ctitle == b"YG occupancy" {
+                if let Some(c) = occupancy(crest) {
+                    spaces.push((Space::Young, c));
+                }
+                continue;
+            }
+            let Some(space) = space_of(ctitle) else { continue };
+            if let Some(col) = collector_of(ctitle) {
+                self.set_collector(col);
+            }
+            let (cgroups, _) = groups_after(skip_stamps(crest));
+            for g in cgroups {
+                modifiers.push(g.to_vec());
+            }
+            if let Some((c, _)) = find_change(crest) {
+                if space == Space::Old && !full {
+                    kind = b"full"; // promotion failed / concurrent mode failure: the old gen was collected
+                }
+                spaces.push((space, c));
+            }
+        }
+        if let Some(p) = cms_phase {
+            kind = p;
+            self.set_collector("CMS");
+        }
+        // Whole-heap figure: the first A->B(C) in the record's own text (or A(C) for CMS mark pauses).
+        let heap = find_change(body).map(|(c, _)| c).or_else(|| occupancy(body));
+        let Some(pause) = last_duration_ms(body) else {
+            return if heap.is_some() { LineClass::UnknownGc } else { LineClass::Ignored };
+        };
+        let mut phase = title.to_vec();
+        for m in &modifiers {
+            phase.extend_from_slice(b" (");
+            phase.extend_from_slice(m);
+            phase.push(b')');
+        }
+        let id = if kind == b"initial-mark" || kind == b"remark" {
+            self.cms_cycle_id(st, kind == b"initial-mark")
+        } else {
+            self.gc_id_for(st)
+        };
+        let mut e = Event::new(CAT_PAUSE, kind);
+        self.stamped_event(&mut e, st);
+        e.gc_id = id;
+        e.phase = &phase;
+        e.cause = cause;
+        e.pause_ms = pause;
+        e.duration_ms = pause;
+        if let Some(h) = heap {
+            e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
+        }
+        let row = self.emit(e, false);
+        for (space, c) in spaces {
+            self.cols.set_space(row, space, &c);
+        }
+        LineClass::Matched
+    }
+
+    /// The id of the concurrent cycle: CMS initial mark opens one, remark and concurrent phases reuse it.
+    fn cms_cycle_id(&mut self, st: &Stamp, open: bool) -> i64 {
+        if let Some(id) = st.gc_id {
+            self.saw_gc_id(id);
+            self.legacy.cycle_id = Some(id);
+            return id;
+        }
+        match (open, self.legacy.cycle_id) {
+            (false, Some(id)) => id,
+            _ => {
+                let id = self.assign_gc_id();
+                self.legacy.cycle_id = Some(id);
+                id
+            }
+        }
+    }
+
+    /// G1: `[GC pause (G1 Evacuation Pause) (young) (initial-mark), 0.0123 secs]` or, without details,
+    /// `[GC pause (young) 24M->4580K(256M), 0.0123 secs]`.
+    fn legacy_g1_pause(&mut self, rest: &[u8], st: &Stamp) -> LineClass {
+        self.set_collector("G1");
+        let (groups, after) = groups_after(rest);
+        let body = &rest[after..];
+        let Some(pause) = last_duration_ms(body) else { return LineClass::UnknownGc };
+        let mut cause: &[u8] = b"";
+        let mut phase = b"GC pause".to_vec();
+        let mut mixed = false;
+        for g in groups {
+            let modifier = matches!(
+                g,
+                b"young" | b"mixed" | b"partial" | b"initial-mark" | b"to-space exhausted" | b"to-space overflow"
+            );
+            if modifier || !cause.is_empty() {
+                mixed |= g == b"mixed" || g == b"partial";
+                phase.extend_from_slice(b" (");
+                phase.extend_from_slice(g);
+                phase.push(b')');
+            } else {
+                cause = g;
+            }
+        }
+        // "(to-space exhausted)" may also follow the heap figure.
+        for marker in [&b"(to-space exhausted)"[..], b"(to-space overflow)"] {
+            if memchr::memmem::find(body, marker).is_some() && memchr::memmem::find(&phase, marker).is_none() {
+                phase.push(b' ');
+                phase.extend_from_slice(marker);
+            }
+        }
+        if memchr::memmem::find(&phase, b"initial-mark").is_some() {
+            self.legacy.cycle_id = None;
+        }
+        let id = self.gc_id_for(st);
+        let kind: &[u8] = if mixed { b"mixed" } else { b"young" };
+        let mut e = Event::new(CAT_PAUSE, kind);
+        self.stamped_event(&mut e, st);
+        e.gc_id = id;
+        e.phase = &phase;
+        e.cause = cause;
+        e.pause_ms = pause;
+        e.duration_ms = pause;
+        if let Some((h, _)) = find_change(body) {
+            e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
+        }
+        let row = self.emit(e, false);
+        self.legacy.last_g1_row = Some(row);
+        LineClass::Matched
+    }
+
+    fn legacy_g1_remark_cleanup(&mut self, title: &[u8], rest: &[u8], st: &Stamp) -> LineClass {
+        self.set_collector("G1");
+        let Some(pause) = last_duration_ms(rest) else { return LineClass::UnknownGc };
+        let remark = title == b"GC remark";
+        let id = self.cms_cycle_id(st, false);
+        let mut e = Event::new(CAT_PAUSE, if remark { b"remark" } else { b"cleanup" });
+        self.stamped_event(&mut e, st);
+        e.gc_id = id;
+        e.phase = title;
+        e.pause_ms = pause;
+        e.duration_ms = pause;
+        if let Some((h, _)) = find_change(rest) {
+            e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
+        }
+        let row = self.emit(e, false);
+        self.legacy.last_g1_row = Some(row);
+        LineClass::Matched
+    }
+
+    /// `[Eden: 24.0M(24.0M)->0.0B(13.0M) Survivors: 0.0B->3072.0K Heap: 24.0M(256.0M)->4580.0K(256.0M)]`
+    fn legacy_g1_details(&mut self, rest: &[u8]) -> LineClass {
+        let Some(row) = self.legacy.last_g1_row else { return LineClass::UnknownGc };
+        let field = |name: &[u8]| -> Option<Change> {
+            let at = memchr::memmem::find(rest, name)? + name.len();
+            parse_change(trim_start(&rest[at..])).map(|(c, _)| c)
+        };
+        let eden = parse_change(trim_start(rest.strip_prefix(b":").unwrap_or(rest))).map(|(c, _)| c);
+        let surv = field(b"Survivors:");
+        let heap = field(b"Heap:");
+        if let Some(h) = heap {
+            self.cols.set_space(row, Space::Heap, &h);
+        }
+        if let (Some(e), Some(s)) = (eden, surv) {
+            let add = |a: Option<i64>, b: Option<i64>| Some(a? + b?);
+            let young = Change {
+                before: add(e.before, s.before),
+                after: add(e.after, s.after),
+                capacity: add(e.capacity, s.after),
+            };
+            self.cols.set_space(row, Space::Young, &young);
+            if let Some(h) = heap {
+                let sub = |a: Option<i64>, b: Option<i64>| Some(a? - b?);
+                let old = Change { before: sub(h.before, young.before), after: sub(h.after, young.after), capacity: None };
+                self.cols.set_space(row, Space::Old, &old);
+            }
+        }
+        if let Some(at) = memchr::memmem::find(rest, b"Metaspace:") {
+            if let Some((m, _)) = find_change(&rest[at..]) {
+                self.cols.set_space(row, Space::Metaspace, &m);
+            }
+        }
+        LineClass::Matched
+    }
+
+    /// `[CMS-concurrent-mark: 0.006/0.006 secs]` and G1 `[GC concurrent-mark-end, 0.0123 secs]`.
+    fn legacy_concurrent(&mut self, title: &[u8], rest: &[u8], st: &Stamp) -> LineClass {
+        let g1 = title.starts_with(b"GC ");
+        let name = if g1 { &title[3..] } else { &title[4..] };
+        if name.ends_with(b"-start") || name.ends_with(b"-abort") {
+            if g1 && name == b"concurrent-mark-start" || name == b"concurrent-root-region-scan-start" {
+                self.set_collector("G1");
+            }
+            return LineClass::Ignored;
+        }
+        let base = name.strip_suffix(b"-end").unwrap_or(name);
+        // "0.006/0.006 secs": CPU time / wall time; "0.0123 secs": wall time.
+        let wall = match memchr::memchr(b'/', rest) {
+            Some(p) => parse_decimal(trim_start(&rest[p + 1..])).map(|(v, _)| v * 1000.0),
+            None => last_duration_ms(rest),
+        };
+        let Some(ms) = wall else { return LineClass::UnknownGc };
+        self.set_collector(if g1 { "G1" } else { "CMS" });
+        let id = self.cms_cycle_id(st, false);
+        let mut kind = names::slug(base);
+        if !kind.starts_with(b"concurrent") {
+            let mut k = b"concurrent-".to_vec();
+            k.extend_from_slice(&kind);
+            kind = k;
+        }
+        let mut e = Event::new(CAT_CONCURRENT, &kind);
+        self.stamped_event(&mut e, st);
+        e.gc_id = id;
+        e.phase = title;
+        e.duration_ms = ms;
+        self.emit(e, false);
+        LineClass::Matched
+    }
+
+    /// The JDK 8 Shenandoah backport: `[Pause Init Mark (process weakrefs), 3.341 ms]`,
+    /// `[Concurrent cleanup 1613M->1361M(1636M), 0.092 ms]`; `..., start]` lines open a phase.
+    fn legacy_shenandoah(&mut self, title: &[u8], rest: &[u8], st: &Stamp) -> LineClass {
+        self.set_collector("Shenandoah");
+        let text = {
+            let mut t = title.to_vec();
+            t.extend_from_slice(rest);
+            t
+        };
+        let t = trim(&text);
+        if t.ends_with(b", start") {
+            return LineClass::Ignored;
+        }
+        let Some(ms) = last_duration_ms(t) else {
+            return LineClass::Ignored;
+        };
+        let comma = memchr::memrchr(b',', t).unwrap_or(t.len());
+        let mut name = trim(&t[..comma]);
+        let heap = {
+            let (n, last) = crate::numbers::split_last_token(name);
+            match parse_change(last) {
+                Some((c, len)) if len == last.len() => {
+                    name = n;
+                    Some(c)
+                }
+                _ => None,
+            }
+        };
+        if self.legacy.cycle_id.is_none() || name.starts_with(b"Concurrent reset") {
+            let id = self.assign_gc_id();
+            self.legacy.cycle_id = Some(id);
+        }
+        let id = self.legacy.cycle_id.unwrap_or(0);
+        let (category, named) = match name.strip_prefix(b"Pause ") {
+            Some(p) => (CAT_PAUSE, names::pause(p, false)),
+            None => (CAT_CONCURRENT, names::concurrent(name).0),
+        };
+        let mut e = Event::new(category, &named.kind);
+        self.stamped_event(&mut e, st);
+        e.gc_id = id;
+        e.phase = &named.phase;
+        e.cause = &named.cause;
+        e.duration_ms = ms;
+        if category == CAT_PAUSE {
+            e.pause_ms = ms;
+        }
+        if let Some(h) = heap {
+            e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
+        }
+        self.emit(e, false);
+        LineClass::Matched
+    }
+}
+
+fn merge(a: LineClass, b: LineClass) -> LineClass {
+    use LineClass::*;
+    match (a, b) {
+        (UnknownGc, _) | (_, UnknownGc) => UnknownGc,
+        (Matched, _) | (_, Matched) => Matched,
+        (Unknown, _) | (_, Unknown) => Unknown,
+        _ => Ignored,
+    }
+}
+
+/// Offset of the first `[` that opens a legacy record (skipping `[0x...` heap addresses).
+fn first_record_bracket(line: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(p) = memchr::memchr(b'[', &line[from..]) {
+        let at = from + p;
+        if is_record_title(&line[at + 1..]) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// Where the plain text before the bracket at `open` starts (after the previous bracket).
+fn text_start_before(buf: &[u8], open: usize) -> usize {
+    buf[..open].iter().rposition(|&c| c == b'[' || c == b']').map_or(0, |p| p + 1)
+}
+
+/// Skips spaces and time stamps (`2014-...+0000: `, `2.573: `, `#3: `) at the start of `t`.
+fn skip_stamps(mut t: &[u8]) -> &[u8] {
+    loop {
+        t = trim_start(t);
+        if let Some((_, n)) = parse_iso8601_prefix(t) {
+            if t.get(n) == Some(&b':') {
+                t = &t[n + 1..];
+                continue;
+            }
+        }
+        let digits = t.iter().take_while(|c| c.is_ascii_digit() || **c == b'.' || **c == b',').count();
+        if digits > 0 && t.get(digits) == Some(&b':') {
+            t = &t[digits + 1..];
+            continue;
+        }
+        if t.first() == Some(&b'#') {
+            let d = t[1..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if d > 0 && t.get(d + 1) == Some(&b':') {
+                t = &t[d + 2..];
+                continue;
+            }
+        }
+        return t;
+    }
+}
+
+fn bracket_depth(line: &[u8]) -> i32 {
+    let mut d = 0i32;
+    for &c in line {
+        if c == b'[' {
+            d += 1;
+        } else if c == b']' {
+            d -= 1;
+        }
+    }
+    d
+}
+
+/// Builds the bracket tree of a record; unmatched closing brackets are ignored.
+fn build_tree(buf: &[u8], nodes: &mut Vec<Node>) {
+    nodes.clear();
+    let mut stack: Vec<usize> = Vec::with_capacity(8);
+    for (i, &c) in buf.iter().enumerate() {
+        if c == b'[' {
+            let parent = stack.last().copied().unwrap_or(usize::MAX);
+            nodes.push(Node { open: i, close: buf.len(), parent });
+            stack.push(nodes.len() - 1);
+        } else if c == b']' {
+            if let Some(n) = stack.pop() {
+                nodes[n].close = i;
+            }
+        }
+    }
+}
+
+fn looks_like_legacy_gc(line: &[u8]) -> bool {
+    let has = |n: &[u8]| memchr::memmem::find(line, n).is_some();
+    (has(b"K->") || has(b"M->")) && (has(b" secs") || has(b"ms"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps() {
+        let st = stamp_before(b"2014-03-04T06:08:56.588+0000: 2.573: ");
+        assert_eq!(st.uptime_s, Some(2.573));
+        assert!(st.wall_ms.is_some());
+        let st = stamp_before(b"2022-08-01T17:16:33.170+0000: 0.169: #0: ");
+        assert_eq!((st.uptime_s, st.gc_id), (Some(0.169), Some(0)));
+        let st = stamp_before(b"2014-03-04T06:08:56.588+0000: ");
+        assert_eq!(st.uptime_s, None);
+        assert!(st.wall_ms.is_some());
+        let st = stamp_before(b"123.456: ");
+        assert_eq!(st.uptime_s, Some(123.456));
+    }
+
+    #[test]
+    fn titles() {
+        let t = |s: &[u8]| String::from_utf8(s[..title_len(s)].to_vec()).unwrap();
+        assert_eq!(t(b"GC pause (G1 Evacuation Pause) (young), 0.0123 secs"), "GC pause");
+        assert_eq!(t(b"GC2014-03-04T06:08:56.588+0000: 2.573: "), "GC");
+        assert_eq!(t(b"GC 2.345:  12345K->6789K(99999K)"), "GC");
+        assert_eq!(t(b"1 CMS-initial-mark: 12345K(67890K)"), "1 CMS-initial-mark");
+        assert_eq!(t(b"CMS-concurrent-mark: 0.006/0.006 secs"), "CMS-concurrent-mark");
+        assert_eq!(t(b"ParNew2014-03-04T06:09:00.102+0000: 6.086: : 153344K"), "ParNew");
+        assert_eq!(t(b"GC-- [PSYoungGen: 1K->2K(3K)]"), "GC--");
+        assert_eq!(t(b"GCAdaptiveSizePolicy::old generation size"), "GC");
+        assert_eq!(t(b"CMS Perm : 1234K->1234K(2345K)"), "CMS Perm");
+        assert_eq!(t(b"G1Ergonomics (CSet Construction)"), "G1Ergonomics");
+    }
+
+    fn parse(text: &str) -> Parser {
+        let mut p = Parser::new();
+        p.parse_reader(text.as_bytes()).unwrap();
+        p.finish();
+        p
+    }
+
+    #[test]
+    fn parnew_with_tenuring_lines_inside() {
+        let p = parse(
+            "2014-03-04T06:08:56.588+0000: 2.573: [GC2014-03-04T06:08:56.588+0000: 2.573: [ParNew\n\
+             Desired survivor size 8716288 bytes, new threshold 1 (max 6)\n\
+             - age   1:   17374440 bytes,   17374440 total\n\
+             : 136320K->17024K(153344K), 0.0436760 secs] 136320K->19838K(1031552K), 0.0438400 secs] [Times: user=0.04 sys=0.02, real=0.04 secs] \n",
+        );
+        assert_eq!(p.cols.len(), 1);
+        assert!((p.cols.pause_ms[0] - 43.84).abs() < 1e-9);
+        assert_eq!(p.cols.uptime_s[0], 2.573);
+        assert_eq!(p.cols.sizes[1][0], 19838 * 1024);
+        assert_eq!(p.cols.sizes[4][0], 17024 * 1024);
+        assert_eq!(p.diag.lines_unknown, 0);
+    }
+
+    #[test]
+    fn concurrent_mode_failure_across_lines() {
+        let p = parse(
+            "100.0: [GC 100.0: [ParNew: 1000K->1000K(1000K), 0.0100000 secs]100.1: [CMS100.2: [CMS-concurrent-mark: 0.500/0.600 secs] [Times: user=0.01 sys=0.00, real=0.01 secs]\n \
+             (concurrent mode failure): 5000K->3000K(8000K), 1.2340000 secs] 6000K->3000K(9000K), [CMS Perm : 100K->100K(200K)], 1.2350000 secs] [Times: user=1.0 sys=0.0, real=1.2 secs]\n",
+        );
+        let kinds: Vec<&str> = p.cols.kind.iter().map(|&k| p.cols.kinds.values[k as usize - 1].as_str()).collect();
+        assert_eq!(kinds, vec!["concurrent-mark", "full"]);
+        assert!((p.cols.pause_ms[1] - 1235.0).abs() < 1e-9);
+        assert_eq!(p.cols.duration_ms[0], 600.0);
+        assert_eq!(p.cols.phase_of(1), "GC (concurrent mode failure)");
+    }
+
+    #[test]
+    fn g1_details_complete_the_pause() {
+        let p = parse(
+            "2022-08-01T17:17:33.375+0000: 0.163: #0: [GC pause (G1 Evacuation Pause) (young), 0.0087570 secs]\n   [Parallel Time: 5.2 ms, GC Workers: 2]\n   [Eden: 24.0M(24.0M)->0.0B(13.0M) Survivors: 0.0B->3072.0K Heap: 24.0M(256.0M)->4580.0K(256.0M)]\n [Times: user=0.01 sys=0.01, real=0.01 secs] \n",
+        );
+        assert_eq!(p.cols.len(), 1);
+        assert_eq!(p.cols.gc_id[0], 0);
+        assert_eq!(p.cols.sizes[1][0], 4580 * 1024);
+        assert_eq!(p.cols.sizes[3][0], 24 << 20);
+        assert_eq!(p.diag.lines_unknown, 0);
+    }
+
+    #[test]
+    fn cms_initial_mark_and_remark() {
+        let p = parse(
+            "0.708: [GC [1 CMS-initial-mark: 91890K(131072K)] 109176K(249088K), 0.0004006 secs] [Times: user=0.00 sys=0.00, real=0.00 secs] \n\
+             0.708: [CMS-concurrent-mark-start]\n\
+             0.714: [CMS-concurrent-mark: 0.006/0.006 secs] [Times: user=0.00 sys=0.00, real=0.01 secs] \n\
+             6.133: [GC[YG occupancy: 18921 K (153344 K)]6.133: [Rescan (parallel) , 0.0326430 secs]6.165: [weak refs processing, 0.0007520 secs] [1 CMS-remark: 45162K(878208K)] 64084K(1031552K), 0.0382190 secs] [Times: user=0.08 sys=0.00, real=0.04 secs] \n",
+        );
+        let kinds: Vec<&str> = p.cols.kind.iter().map(|&k| p.cols.kinds.values[k as usize - 1].as_str()).collect();
+        assert_eq!(kinds, vec!["initial-mark", "concurrent-mark", "remark"]);
+        assert_eq!(p.cols.gc_id, vec![0, 0, 0]);
+        assert_eq!(p.cols.sizes[0][0], 109176 * 1024);
+        assert!((p.cols.pause_ms[2] - 38.219).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,40 @@
+//! jvmlab's native core. The boundary with Python is one call per set of files: paths in, columns and
+//! diagnostics out, the GIL released while parsing, and no panic crossing into Python.
+
+pub mod columns;
+pub mod decorators;
+pub mod diagnostics;
+pub mod legacy;
+pub mod names;
+pub mod numbers;
+pub mod parser;
+pub mod source;
+pub mod unified;
+
+#[cfg(feature = "python")]
+mod python;
+
+use parser::Parser;
+
+/// One input: a file path, and the entry name when the file is a zip archive.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub path: String,
+    pub entry: Option<String>,
+}
+
+/// Parses the sources, in order, as one log. I/O errors name the file.
+pub fn parse_sources(sources: &[Source]) -> Result<Parser, String> {
+    let mut p = Parser::new();
+    for (i, s) in sources.iter().enumerate() {
+        p.source = i as i32;
+        source::with_reader(&s.path, s.entry.as_deref(), |r| p.parse_reader(r)).map_err(|e| {
+            match &s.entry {
+                Some(entry) => format!("{} (entry {}): {}", s.path, entry, e),
+                None => format!("{}: {}", s.path, e),
+            }
+        })?;
+    }
+    p.finish();
+    Ok(p)
+}

@@ -1,0 +1,325 @@
+//! The parse driver: reads lines, detects the format of each (unified or legacy), hands them to the rules
+//! and keeps the state shared by both (time, collector, GC ids, diagnostics).
+
+use std::collections::HashMap;
+use std::io::BufRead;
+
+use crate::columns::{Columns, Event, Space, NULL_I64};
+use crate::decorators;
+use crate::diagnostics::{Diagnostics, LineClass};
+use crate::legacy::LegacyState;
+use crate::numbers::Change;
+
+/// What the log says about itself.
+#[derive(Debug, Default)]
+pub struct FormatInfo {
+    pub unified_lines: u64,
+    pub legacy_lines: u64,
+    pub decorators: u16,
+    pub legacy_flags: Vec<&'static str>,
+    pub collector: Option<&'static str>,
+    pub jdk_version: Option<String>,
+    pub region_size_bytes: Option<i64>,
+    pub first_time_s: Option<f64>,
+    pub last_time_s: Option<f64>,
+    pub jvm_start_seen: bool,
+    pub uptime_from_wall_clock: bool,
+    pub gc_ids_from_log: bool,
+    pub gc_ids_assigned: bool,
+}
+
+impl FormatInfo {
+    pub fn add_legacy_flag(&mut self, flag: &'static str) {
+        if !self.legacy_flags.contains(&flag) {
+            self.legacy_flags.push(flag);
+        }
+    }
+}
+
+/// Details of one GC id that arrive on lines of their own (generation sizes, region counts).
+#[derive(Debug, Default, Clone)]
+pub struct Pending {
+    pub spaces: [Option<Change>; 4],
+    /// G1 regions before/after/capacity: eden, survivor, old, humongous, archive.
+    pub regions: [Option<Change>; 5],
+    pub phase_suffix: Option<&'static [u8]>,
+    pub start_uptime_s: Option<f64>,
+    pub row: Option<usize>,
+}
+
+pub struct Parser {
+    pub cols: Columns,
+    pub diag: Diagnostics,
+    pub fmt: FormatInfo,
+    pub source: i32,
+    pub pending: HashMap<i64, Pending>,
+    pub max_gc_id: i64,
+    pub next_assigned_id: i64,
+    pub legacy: LegacyState,
+    /// Time of the current line (seconds of uptime), used for events that carry no time of their own.
+    pub line_uptime_s: f64,
+    pub line_wall_ms: i64,
+    last_line_time_s: f64,
+    first_wall_ms: Option<i64>,
+}
+
+pub const COLLECTOR_UNKNOWN: &str = "unknown";
+
+impl Default for Parser {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Parser {
+    pub fn new() -> Self {
+        Parser {
+            cols: Columns::default(),
+            diag: Diagnostics::default(),
+            fmt: FormatInfo::default(),
+            source: 0,
+            pending: HashMap::new(),
+            max_gc_id: -1,
+            next_assigned_id: 0,
+            legacy: LegacyState::default(),
+            line_uptime_s: f64::NAN,
+            line_wall_ms: NULL_I64,
+            last_line_time_s: f64::NEG_INFINITY,
+            first_wall_ms: None,
+        }
+    }
+
+    /// Parses every line of `reader` as part of the current source.
+    pub fn parse_reader<R: BufRead>(&mut self, mut reader: R) -> std::io::Result<()> {
+        let mut buf = Vec::with_capacity(1024);
+        loop {
+            buf.clear();
+            let n = match reader.read_until(b'\n', &mut buf) {
+                Ok(n) => n,
+                Err(e) if e.kind() != std::io::ErrorKind::Interrupted => {
+                    // Corrupted or truncated compressed data: keep what was read, say where it stopped.
+                    self.diag.warn(format!(
+                        "input is corrupted or truncated after {} bytes ({}); events up to there are kept",
+                        self.diag.bytes_read, e
+                    ));
+                    self.diag.truncated = true;
+                    if !buf.is_empty() {
+                        self.parse_line(&buf.clone());
+                    }
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
+            if n == 0 {
+                break;
+            }
+            self.diag.bytes_read += n as u64;
+            let mut end = buf.len();
+            while end > 0 && (buf[end - 1] == b'\n' || buf[end - 1] == b'\r') {
+                end -= 1;
+            }
+            self.parse_line(&buf[..end]);
+        }
+        self.end_of_source();
+        Ok(())
+    }
+
+    pub fn parse_line(&mut self, line: &[u8]) {
+        self.diag.lines_total += 1;
+        if line.is_empty() {
+            self.diag.count(LineClass::Ignored, line);
+            return;
+        }
+        let class = match decorators::parse(line) {
+            Some(d) => {
+                self.fmt.unified_lines += 1;
+                self.fmt.decorators |= d.seen;
+                self.set_line_time(d.uptime_s.or(d.mono_s), d.wall_ms, line);
+                let msg = &line[d.message_at..];
+                self.unified_message(msg, d.stats_tag)
+            }
+            None if line.starts_with(b"GC(") => {
+                // -Xlog with the `none` decorator: the message alone.
+                self.fmt.unified_lines += 1;
+                self.unified_message(line, false)
+            }
+            None => self.legacy_line(line),
+        };
+        self.diag.count(class, line);
+    }
+
+    /// Records the time of a line and checks that time does not go backwards.
+    pub fn set_line_time(&mut self, uptime_s: Option<f64>, wall_ms: Option<i64>, line: &[u8]) {
+        self.line_wall_ms = wall_ms.unwrap_or(NULL_I64);
+        let t = match (uptime_s, wall_ms) {
+            (Some(u), _) => Some(u),
+            (None, Some(w)) => {
+                let base = *self.first_wall_ms.get_or_insert(w);
+                self.fmt.uptime_from_wall_clock = true;
+                Some((w - base) as f64 / 1000.0)
+            }
+            (None, None) => None,
+        };
+        if let Some(w) = wall_ms {
+            self.first_wall_ms.get_or_insert(w);
+        }
+        self.line_uptime_s = t.unwrap_or(f64::NAN);
+        if let Some(t) = t {
+            // Threads write unified-logging lines with a little reordering; a second is a real jump back.
+            if t + 1.0 < self.last_line_time_s {
+                self.diag.time_went_backwards(line);
+            }
+            if t > self.last_line_time_s || t + 1.0 < self.last_line_time_s {
+                self.last_line_time_s = t;
+            }
+            if self.fmt.first_time_s.is_none() {
+                self.fmt.first_time_s = Some(t);
+            }
+            self.fmt.last_time_s = Some(self.fmt.last_time_s.map_or(t, |l| l.max(t)));
+        }
+    }
+
+    pub fn set_collector(&mut self, name: &'static str) {
+        if self.fmt.collector.is_none() {
+            self.fmt.collector = Some(name);
+        }
+    }
+
+    pub fn collector(&self) -> &'static str {
+        self.fmt.collector.unwrap_or(COLLECTOR_UNKNOWN)
+    }
+
+    pub fn is_g1(&self) -> bool {
+        self.fmt.collector == Some("G1")
+    }
+
+    /// Notes a GC id seen in the log.
+    pub fn saw_gc_id(&mut self, id: i64) {
+        self.fmt.gc_ids_from_log = true;
+        if id > self.max_gc_id {
+            self.max_gc_id = id;
+            if self.pending.len() > 256 {
+                let keep_from = id - 128;
+                self.pending.retain(|k, _| *k >= keep_from);
+            }
+        }
+    }
+
+    /// A GC id for a legacy event that has none in the log.
+    pub fn assign_gc_id(&mut self) -> i64 {
+        self.fmt.gc_ids_assigned = true;
+        let id = self.next_assigned_id;
+        self.next_assigned_id += 1;
+        id
+    }
+
+    /// Appends an event row, attaching details already seen for its GC id.
+    pub fn emit(&mut self, mut e: Event, ends_at_line_time: bool) -> usize {
+        if e.uptime_s.is_nan() {
+            e.uptime_s = self.line_uptime_s;
+            if ends_at_line_time && !e.duration_ms.is_nan() && !e.uptime_s.is_nan() {
+                e.uptime_s -= e.duration_ms / 1000.0;
+            }
+        }
+        if e.wall_ms == NULL_I64 && self.line_wall_ms != NULL_I64 {
+            e.wall_ms = self.line_wall_ms;
+            if ends_at_line_time && !e.duration_ms.is_nan() {
+                e.wall_ms -= e.duration_ms.round() as i64;
+            }
+        }
+        let collector = self.collector();
+        let row = self.cols.push(&e, collector.as_bytes(), self.source);
+        if e.gc_id != NULL_I64 && e.category != crate::columns::CAT_SAFEPOINT {
+            let region = self.fmt.region_size_bytes;
+            let p = self.pending.entry(e.gc_id).or_default();
+            let taken = std::mem::take(p);
+            p.row = Some(row);
+            p.start_uptime_s = taken.start_uptime_s;
+            self.apply_pending(row, &taken, region);
+        }
+        row
+    }
+
+    fn apply_pending(&mut self, row: usize, p: &Pending, region: Option<i64>) {
+        for (i, space) in [Space::Heap, Space::Young, Space::Old, Space::Metaspace].into_iter().enumerate() {
+            if let Some(c) = &p.spaces[i] {
+                self.cols.set_space(row, space, c);
+            }
+        }
+        if let Some(region) = region {
+            self.apply_regions(row, &p.regions, region);
+        }
+        if let Some(suffix) = p.phase_suffix {
+            let mut phase = self.cols.phase_of(row).as_bytes().to_vec();
+            phase.extend_from_slice(suffix);
+            self.cols.set_phase(row, &phase);
+        }
+    }
+
+    fn apply_regions(&mut self, row: usize, r: &[Option<Change>; 5], region: i64) {
+        let sum = |idx: &[usize], k: usize| -> Option<i64> {
+            let mut total = 0;
+            let mut any = false;
+            for &i in idx {
+                let c = r[i]?;
+                let v = [c.before, c.after, c.capacity][k];
+                if let Some(v) = v {
+                    total += v;
+                    any = true;
+                } else if k < 2 {
+                    return None;
+                }
+            }
+            any.then_some(total * region)
+        };
+        if r[0].is_some() && r[1].is_some() {
+            let c = Change { before: sum(&[0, 1], 0), after: sum(&[0, 1], 1), capacity: sum(&[0, 1], 2) };
+            self.cols.set_space(row, Space::Young, &c);
+        }
+        if r[2].is_some() {
+            let old: Vec<usize> = [2, 3, 4].into_iter().filter(|&i| r[i].is_some()).collect();
+            let c = Change { before: sum(&old, 0), after: sum(&old, 1), capacity: None };
+            self.cols.set_space(row, Space::Old, &c);
+        }
+    }
+
+    /// Records a detail for a GC id: applied to its row now if the row exists, else when it is emitted.
+    pub fn detail_space(&mut self, gc_id: i64, space: Space, c: Change) {
+        let p = self.pending.entry(gc_id).or_default();
+        p.spaces[space as usize] = Some(c);
+        if let Some(row) = p.row {
+            self.cols.set_space(row, space, &c);
+        }
+    }
+
+    pub fn detail_regions(&mut self, gc_id: i64, which: usize, c: Change) {
+        let region = self.fmt.region_size_bytes;
+        let p = self.pending.entry(gc_id).or_default();
+        p.regions[which] = Some(c);
+        if let (Some(row), Some(region)) = (p.row, region) {
+            let regions = p.regions;
+            self.apply_regions(row, &regions, region);
+        }
+    }
+
+    pub fn end_of_source(&mut self) {
+        self.flush_legacy();
+        self.pending.clear();
+    }
+
+    /// Fills the collector of rows emitted before the log named it.
+    pub fn finish(&mut self) {
+        if let Some(name) = self.fmt.collector {
+            let code = self.cols.collectors.code(name.as_bytes());
+            let unknown = self.cols.collectors.code(COLLECTOR_UNKNOWN.as_bytes());
+            for c in self.cols.collector.iter_mut() {
+                if *c == unknown {
+                    *c = code;
+                }
+            }
+        }
+        if self.diag.lines_total > 0 && self.cols.is_empty() && self.fmt.unified_lines + self.fmt.legacy_lines == 0 {
+            self.diag.warn("no GC log lines found".to_string());
+        }
+    }
+}
