@@ -21,8 +21,10 @@ pub struct LegacyState {
     buf: Vec<u8>,
     lines: u32,
     depth: i32,
-    /// The last G1 pause row, which later `[Eden: ...]` and `[Metaspace: ...]` lines complete.
+    /// The last G1 pause row, which later `[Eden: ...]` lines complete.
     last_g1_row: Option<usize>,
+    /// The last pause row, which a later `, [Metaspace: ...]` line completes.
+    last_row: Option<usize>,
     /// GC id of the CMS / G1 concurrent cycle in progress (for logs without ids).
     cycle_id: Option<i64>,
     nodes: Vec<Node>,
@@ -65,6 +67,10 @@ fn is_noise(t: &[u8]) -> bool {
         b"Application time:",
         b"GC locker:",
         b"No shared spaces configured",
+        b"size[",
+        b"demand:",
+        b"CMS: Large",
+        b"CMS: Large Block",
     ];
     PREFIXES.iter().any(|p| t.starts_with(p)) || memchr::memmem::find(t, b"[0x").is_some()
 }
@@ -180,6 +186,25 @@ fn title_len(t: &[u8]) -> usize {
     i
 }
 
+/// The title length, with text glued to `GC` / `Full GC` by other output (`[GCBefore GC:`,
+/// `[Full GCAdaptiveSizeStart: ...`, JDK 1.3's `[Full GC invoke=1 ...`) left out of it.
+fn canonical_title_len(t: &[u8]) -> usize {
+    let tl = title_len(t);
+    let title = &t[..tl];
+    for keep in [&b"GC pause"[..], b"GC remark", b"GC cleanup", b"GC concurrent-", b"GC--", b"Full GC--"] {
+        if title.starts_with(keep) {
+            return tl;
+        }
+    }
+    if title.starts_with(b"Full GC") {
+        return 7;
+    }
+    if title.starts_with(b"GC") && title != b"GC" {
+        return 2;
+    }
+    tl
+}
+
 /// The last `N secs` (or `N ms`) in `t`, in milliseconds.
 fn last_duration_ms(t: &[u8]) -> Option<f64> {
     for (unit, scale) in [(&b" secs"[..], 1000.0), (&b" sec"[..], 1000.0), (&b" ms"[..], 1.0)] {
@@ -293,8 +318,19 @@ impl Parser {
             self.fmt.add_legacy_flag("PrintGCApplicationStoppedTime");
             return self.safepoint_stopped(&line[p + STOPPED.len()..]);
         }
+        if is_heap_print(t) {
+            self.fmt.legacy_lines += 1;
+            return LineClass::Ignored;
+        }
         if is_noise(t) {
             return LineClass::Ignored;
+        }
+        if let Some(inner) = t.strip_prefix(b"[ ") {
+            if inner.first().is_some_and(|c| c.is_ascii_digit()) {
+                let inner = inner.strip_suffix(b"]").unwrap_or(inner);
+                self.fmt.legacy_lines += 1;
+                return self.legacy_g1_heap_detail(inner);
+            }
         }
         let Some(open) = first_record_bracket(line) else {
             return if looks_like_legacy_gc(line) { LineClass::UnknownGc } else { LineClass::Ignored };
@@ -339,9 +375,21 @@ impl Parser {
                     return class;
                 }
                 if new_record && line[0] != b' ' {
-                    self.abandon_record();
-                    return self.legacy_line(line);
+                    // A whole collection printed inside another record (CMS scavenge before remark):
+                    // process it on its own and keep the outer record open.
+                    let saved = std::mem::take(&mut self.legacy.buf);
+                    let (lines, depth) = (self.legacy.lines, self.legacy.depth);
+                    self.legacy.buf.extend_from_slice(line);
+                    let class = self.process_record();
+                    self.legacy.buf = saved;
+                    self.legacy.lines = lines;
+                    self.legacy.depth = depth;
+                    return class;
                 }
+            } else if !balanced && new_record && line[0] != b' ' && stamp_before(&line[..open]).uptime_s.is_some() {
+                // A new multi-line record: the open one was cut off.
+                self.abandon_record();
+                return self.legacy_line(line);
             }
         }
         self.legacy.buf.push(b' ');
@@ -362,6 +410,15 @@ impl Parser {
     fn abandon_record(&mut self) {
         let lines = self.legacy.lines as u64;
         let mut buf = std::mem::take(&mut self.legacy.buf);
+        if find_change(&buf).is_none() && last_duration_ms(&buf).is_none() {
+            // Only a title such as "776769.247: [GC" was printed: nothing was lost.
+            self.diag.warn("a GC record was cut off before any figure was printed".to_string());
+            buf.clear();
+            self.legacy.buf = buf;
+            self.legacy.lines = 0;
+            self.legacy.depth = 0;
+            return;
+        }
         self.diag.lines_matched = self.diag.lines_matched.saturating_sub(lines);
         self.diag.lines_unknown += lines.saturating_sub(1);
         self.diag.lines_unknown_gc += lines.saturating_sub(1);
@@ -423,6 +480,7 @@ impl Parser {
                 }
             }
             self.fmt.jvm_start_seen = true;
+            self.fmt.legacy_lines += 1;
             return Some(LineClass::Ignored);
         }
         if t.starts_with(b"OpenJDK ") || t.starts_with(b"Java HotSpot") {
@@ -436,7 +494,8 @@ impl Parser {
             self.fmt.jvm_start_seen = true;
             return Some(LineClass::Ignored);
         }
-        if t.starts_with(b"Memory: ") {
+        if t.starts_with(b"Memory: ") || t.starts_with(b"GC STATISTICS:") || t.starts_with(b"Cancelling concurrent GC") {
+            self.fmt.legacy_lines += 1;
             return Some(LineClass::Ignored);
         }
         None
@@ -502,7 +561,7 @@ impl Parser {
             }
         }
         let own = self.own_text(buf, nodes, idx);
-        let tl = title_len(&own);
+        let tl = canonical_title_len(&own);
         let title = own[..tl].to_vec();
         let rest = own[tl..].to_vec();
         let c = self.legacy_event(buf, nodes, idx, &title, &rest, &st);
@@ -552,7 +611,7 @@ impl Parser {
             b"GC pause" => self.legacy_g1_pause(rest, st),
             b"GC remark" | b"GC cleanup" => self.legacy_g1_remark_cleanup(title, rest, st),
             b"Eden" => self.legacy_g1_details(rest),
-            b"Metaspace" => match (self.legacy.last_g1_row, find_change(rest)) {
+            b"Metaspace" => match (self.legacy.last_row, find_change(rest)) {
                 (Some(row), Some((c, _))) => {
                     self.cols.set_space(row, Space::Metaspace, &c);
                     LineClass::Matched
@@ -560,6 +619,7 @@ impl Parser {
                 _ => LineClass::UnknownGc,
             },
             b"Times" | b"G1Ergonomics" => LineClass::Ignored,
+            b"" => self.legacy_g1_heap_detail(rest),
             _ if title.starts_with(b"GC concurrent-") || title.starts_with(b"CMS-concurrent-") => {
                 self.legacy_concurrent(title, rest, st)
             }
@@ -683,6 +743,8 @@ impl Parser {
             e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
         }
         let row = self.emit(e, false);
+        self.legacy.last_row = Some(row);
+        self.legacy.last_g1_row = Some(row); // a G1 Full GC is completed by an [Eden: ...] line
         for (space, c) in spaces {
             self.cols.set_space(row, space, &c);
         }
@@ -754,6 +816,7 @@ impl Parser {
         }
         let row = self.emit(e, false);
         self.legacy.last_g1_row = Some(row);
+        self.legacy.last_row = Some(row);
         LineClass::Matched
     }
 
@@ -773,7 +836,20 @@ impl Parser {
         }
         let row = self.emit(e, false);
         self.legacy.last_g1_row = Some(row);
+        self.legacy.last_row = Some(row);
         LineClass::Matched
+    }
+
+    /// JDK 6/7 G1 details end with the whole heap on a line of its own: `   [ 7399M->4700M(10240M)]`.
+    fn legacy_g1_heap_detail(&mut self, rest: &[u8]) -> LineClass {
+        match (self.legacy.last_g1_row, parse_change(trim(rest))) {
+            (Some(row), Some((c, n))) if n == trim(rest).len() => {
+                self.cols.set_space(row, Space::Heap, &c);
+                LineClass::Matched
+            }
+            (_, Some(_)) => LineClass::UnknownGc,
+            _ => LineClass::Ignored,
+        }
     }
 
     /// `[Eden: 24.0M(24.0M)->0.0B(13.0M) Survivors: 0.0B->3072.0K Heap: 24.0M(256.0M)->4580.0K(256.0M)]`
@@ -815,7 +891,7 @@ impl Parser {
     fn legacy_concurrent(&mut self, title: &[u8], rest: &[u8], st: &Stamp) -> LineClass {
         let g1 = title.starts_with(b"GC ");
         let name = if g1 { &title[3..] } else { &title[4..] };
-        if name.ends_with(b"-start") || name.ends_with(b"-abort") {
+        if name.ends_with(b"-start") || name.ends_with(b"-abort") || name.ends_with(b"-reset-for-overflow") {
             if g1 && name == b"concurrent-mark-start" || name == b"concurrent-root-region-scan-start" {
                 self.set_collector("G1");
             }
@@ -825,7 +901,11 @@ impl Parser {
         // "0.006/0.006 secs": CPU time / wall time; "0.0123 secs": wall time.
         let wall = match memchr::memchr(b'/', rest) {
             Some(p) => parse_decimal(trim_start(&rest[p + 1..])).map(|(v, _)| v * 1000.0),
-            None => last_duration_ms(rest),
+            // JDK 6 G1 prints "[GC concurrent-count-end, 0.0019007]" without a unit: seconds.
+            None => last_duration_ms(rest).or_else(|| {
+                let t = trim(rest).strip_prefix(b",").map(trim)?;
+                parse_decimal(t).filter(|&(_, n)| n == t.len()).map(|(v, _)| v * 1000.0)
+            }),
         };
         let Some(ms) = wall else { return LineClass::UnknownGc };
         self.set_collector(if g1 { "G1" } else { "CMS" });
@@ -894,7 +974,10 @@ impl Parser {
         if let Some(h) = heap {
             e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
         }
-        self.emit(e, false);
+        let row = self.emit(e, false);
+        if category == CAT_PAUSE {
+            self.legacy.last_row = Some(row);
+        }
         LineClass::Matched
     }
 }
@@ -980,6 +1063,12 @@ fn build_tree(buf: &[u8], nodes: &mut Vec<Node>) {
             }
         }
     }
+}
+
+/// `PSYoungGen      total 76800K, used 41007K [0x...` and friends: the heap printed at exit or around GCs.
+fn is_heap_print(t: &[u8]) -> bool {
+    let has = |n: &[u8]| memchr::memmem::find(t, n).is_some();
+    has(b" total ") && has(b"used ") && has(b"[0x")
 }
 
 fn looks_like_legacy_gc(line: &[u8]) -> bool {

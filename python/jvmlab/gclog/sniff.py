@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from jvmlab.errors import InputError, UnsupportedFormatError
 from jvmlab.gclog.sources import Source, read_head
 
@@ -22,7 +24,7 @@ def check(src: Source) -> None:
     if b"\x00" in head or _non_text_ratio(head) > 0.3:
         raise InputError(name, "binary file, not a GC log")
     start = head.lstrip()[:200]
-    if start[:1] == b"{" or (start[:1] == b"[" and start[1:2] in (b"{", b"\"", b"\n", b" ", b"]")):
+    if re.match(rb"\{\s*(\"|\})|\[\s*(\{|\"|\]|\[)", start):
         raise InputError(name, "JSON file, not a GC log")
     lowered = head.lower()
     if b"<verbosegc" in lowered or (start.startswith(b"<?xml") and (b"<af " in lowered or b"<gc" in lowered)):

@@ -1,8 +1,233 @@
 package jvmlab.workloads;
 
-/** Placeholder replaced by the allocating workload; kept so the Java build has a source. */
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+
+/**
+ * An allocating program for GC tests and the demo. No dependencies; compiles with {@code javac --release 8}.
+ *
+ * <pre>
+ * java -cp build/java jvmlab.workloads.GcChurn [--key=value ...]
+ *   --duration-s=10       run time in seconds
+ *   --rate-mb-s=0         allocation rate target in MB/s (0: as fast as possible)
+ *   --live-mb=32          retained live set, with steady churn (entries survive a few young GCs, then die)
+ *   --churn=0.05          fraction of allocated bytes that replaces live-set entries
+ *   --humongous=0         fraction of allocated bytes in large (1-4 MB) arrays, humongous under G1
+ *   --system-gc-s=0       call System.gc() every N seconds (0: never)
+ *   --classes-per-s=0     proxy classes generated per second in fresh class loaders (grows metaspace)
+ *   --seed=42             random seed
+ * </pre>
+ *
+ * Prints one progress line per second: {@code t_s=3 allocated_mb=1234 rate_mb_s=411 live_mb=32 ...}.
+ */
 public final class GcChurn {
-    public static void main(String[] args) {
-        System.out.println("GcChurn");
+    private static final int MB = 1 << 20;
+    private static final int BATCH_BYTES = 256 * 1024;
+    private static final int NURSERY_SLOTS = 256;
+    private static final int HUMONGOUS_SLOTS = 2;
+    private static final int MAX_LOADERS = 20000;
+    private static final int CLASSES_PER_BATCH = 8;
+
+    private final Options options;
+    private final Random random;
+    private final byte[][] live;
+    private final Object[] nursery = new Object[NURSERY_SLOTS];
+    private final byte[][] humongous = new byte[HUMONGOUS_SLOTS][];
+    private final Object[] loaders = new Object[MAX_LOADERS];
+    private long liveBytes;
+    private long allocatedBytes;
+    private long churnCredit;
+    private long humongousCredit;
+    private long humongousCount;
+    private long classCount;
+    private int nurseryIndex;
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args);
+        new GcChurn(options).run();
+        System.out.flush();
+    }
+
+    private GcChurn(Options options) {
+        this.options = options;
+        this.random = new Random(options.seed);
+        this.live = new byte[liveSlots(options.liveMb)][];
+    }
+
+    private static int liveSlots(long liveMb) {
+        long meanEntryBytes = 8 * 1024;
+        return (int) Math.max(1, liveMb * MB / meanEntryBytes);
+    }
+
+    private void run() throws Exception {
+        fillLiveSet();
+        long startNs = System.nanoTime();
+        long endNs = startNs + options.durationS * 1_000_000_000L;
+        long nextReportNs = startNs + 1_000_000_000L;
+        long nextSystemGcNs = startNs + options.systemGcS * 1_000_000_000L;
+        long lastReportBytes = 0;
+        int second = 0;
+        while (System.nanoTime() < endNs) {
+            allocateBatch();
+            generateClasses(startNs);
+            if (options.systemGcS > 0 && System.nanoTime() >= nextSystemGcNs) {
+                System.gc();
+                nextSystemGcNs += options.systemGcS * 1_000_000_000L;
+            }
+            if (System.nanoTime() >= nextReportNs) {
+                second++;
+                report(second, allocatedBytes - lastReportBytes);
+                lastReportBytes = allocatedBytes;
+                nextReportNs += 1_000_000_000L;
+            }
+            throttle(startNs, endNs);
+        }
+        if (allocatedBytes > lastReportBytes) {
+            report(second + 1, allocatedBytes - lastReportBytes);
+        }
+    }
+
+    private void fillLiveSet() {
+        for (int i = 0; i < live.length; i++) {
+            replaceLiveEntry(i);
+        }
+    }
+
+    /** Allocates about BATCH_BYTES: short-lived garbage, live-set replacements and large arrays. */
+    private void allocateBatch() {
+        long target = allocatedBytes + BATCH_BYTES;
+        while (allocatedBytes < target) {
+            int size = 16 + random.nextInt(1024);
+            nursery[nurseryIndex] = new byte[size];
+            nurseryIndex = (nurseryIndex + 1) % NURSERY_SLOTS;
+            allocatedBytes += size;
+        }
+        churnCredit += (long) (BATCH_BYTES * options.churn);
+        while (churnCredit > 0) {
+            churnCredit -= replaceLiveEntry(random.nextInt(live.length));
+        }
+        humongousCredit += (long) (BATCH_BYTES * options.humongous);
+        while (options.humongous > 0 && humongousCredit > 0) {
+            humongousCredit -= allocateHumongous();
+        }
+    }
+
+    private int replaceLiveEntry(int slot) {
+        int size = 1024 + random.nextInt(15 * 1024);
+        if (live[slot] != null) {
+            liveBytes -= live[slot].length;
+        }
+        live[slot] = new byte[size];
+        liveBytes += size;
+        allocatedBytes += size;
+        return size;
+    }
+
+    private int allocateHumongous() {
+        int size = MB + random.nextInt(3 * MB);
+        humongous[(int) (humongousCount % HUMONGOUS_SLOTS)] = new byte[size];
+        humongousCount++;
+        allocatedBytes += size;
+        return size;
+    }
+
+    /** Keeps the generated class count on pace with --classes-per-s, a few classes per batch at most. */
+    private void generateClasses(long startNs) throws Exception {
+        if (options.classesPerS <= 0) {
+            return;
+        }
+        double elapsedS = (System.nanoTime() - startNs) / 1e9;
+        long due = (long) (elapsedS * options.classesPerS);
+        for (int i = 0; i < CLASSES_PER_BATCH && classCount < due; i++) {
+            loaders[(int) (classCount % MAX_LOADERS)] = newProxyInFreshLoader();
+            classCount++;
+        }
+    }
+
+    /** Each class loader defines its own proxy class, so every call adds a class to metaspace. */
+    private static Object newProxyInFreshLoader() {
+        ClassLoader loader = new URLClassLoader(new URL[0], GcChurn.class.getClassLoader());
+        Class<?>[] interfaces = {Runnable.class, Callable.class, Comparable.class, Map.class};
+        return Proxy.newProxyInstance(loader, interfaces, NoOpHandler.INSTANCE);
+    }
+
+    /** Sleeps while allocation is ahead of --rate-mb-s. */
+    private void throttle(long startNs, long endNs) throws InterruptedException {
+        if (options.rateMbS <= 0) {
+            return;
+        }
+        double dueS = (double) allocatedBytes / MB / options.rateMbS;
+        long dueNs = startNs + (long) (dueS * 1e9);
+        long sleepNs = Math.min(dueNs, endNs) - System.nanoTime();
+        if (sleepNs > 0) {
+            Thread.sleep(sleepNs / 1_000_000L, (int) (sleepNs % 1_000_000L));
+        }
+    }
+
+    private void report(int second, long bytesThisSecond) {
+        System.out.println("t_s=" + second
+                + " allocated_mb=" + allocatedBytes / MB
+                + " rate_mb_s=" + bytesThisSecond / MB
+                + " live_mb=" + liveBytes / MB
+                + " humongous=" + humongousCount
+                + " classes=" + classCount);
+    }
+
+    /** Proxy handler that returns a neutral value; the proxies are never called in the hot loop. */
+    private static final class NoOpHandler implements InvocationHandler {
+        static final NoOpHandler INSTANCE = new NoOpHandler();
+
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] args) {
+            return method.getName().equals("hashCode") ? Integer.valueOf(System.identityHashCode(proxy)) : null;
+        }
+    }
+
+    /** Command-line options, {@code --key=value}. */
+    static final class Options {
+        long durationS = 10;
+        double rateMbS = 0;
+        long liveMb = 32;
+        double churn = 0.05;
+        double humongous = 0;
+        long systemGcS = 0;
+        long classesPerS = 0;
+        long seed = 42;
+
+        static Options parse(String[] args) {
+            Map<String, String> values = new HashMap<String, String>();
+            for (String arg : args) {
+                int eq = arg.indexOf('=');
+                if (!arg.startsWith("--") || eq < 0) {
+                    throw new IllegalArgumentException("expected --key=value, got: " + arg);
+                }
+                values.put(arg.substring(2, eq), arg.substring(eq + 1));
+            }
+            Options o = new Options();
+            o.durationS = Long.parseLong(take(values, "duration-s", "10"));
+            o.rateMbS = Double.parseDouble(take(values, "rate-mb-s", "0"));
+            o.liveMb = Long.parseLong(take(values, "live-mb", "32"));
+            o.churn = Double.parseDouble(take(values, "churn", "0.05"));
+            o.humongous = Double.parseDouble(take(values, "humongous", "0"));
+            o.systemGcS = Long.parseLong(take(values, "system-gc-s", "0"));
+            o.classesPerS = Long.parseLong(take(values, "classes-per-s", "0"));
+            o.seed = Long.parseLong(take(values, "seed", "42"));
+            if (!values.isEmpty()) {
+                throw new IllegalArgumentException("unknown options: " + values.keySet());
+            }
+            return o;
+        }
+
+        private static String take(Map<String, String> values, String key, String fallback) {
+            String value = values.remove(key);
+            return value == null ? fallback : value;
+        }
     }
 }

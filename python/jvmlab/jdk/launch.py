@@ -1,0 +1,71 @@
+"""Running one JVM as a child process with a timeout and a kill path for its whole process tree."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+_KILL_GRACE_S = 5.0
+
+
+@dataclass(frozen=True)
+class JvmRun:
+    """The outcome of one JVM process: a timeout is a state, not an exception."""
+
+    argv: tuple[str, ...]
+    returncode: int | None
+    timed_out: bool
+    elapsed_s: float
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out
+
+
+def kill_tree(proc: subprocess.Popen[bytes]) -> None:
+    """Kills the process group the child leads (it was started in a new session), then reaps it."""
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+    proc.wait(timeout=_KILL_GRACE_S)
+
+
+def run_jvm(
+    argv: Sequence[str],
+    *,
+    timeout_s: float,
+    stdout: IO[bytes] | int | None = None,
+    cwd: str | Path | None = None,
+) -> JvmRun:
+    """Runs argv (java and its arguments) to completion; kills the whole tree on timeout, error or Ctrl-C.
+
+    stdout: None inherits ours; a file or subprocess.DEVNULL redirects it. stderr follows stdout.
+    """
+    start = time.monotonic()
+    err = subprocess.STDOUT if stdout is not None else None
+    proc = subprocess.Popen(list(argv), stdout=stdout, stderr=err, cwd=cwd, start_new_session=True)
+    timed_out = False
+    try:
+        proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    finally:
+        kill_tree(proc)
+    return JvmRun(tuple(argv), proc.returncode, timed_out, time.monotonic() - start)
+
+
+def xlog_file_option(selection: str, path: str | Path, decorators: str) -> str:
+    """-Xlog:<selection>:file=<path>:<decorators>, quoting the path when it holds a ':' or a space."""
+    name = str(path)
+    if any(c in name for c in ': ,"'):
+        name = '"' + name.replace('"', '\\"') + '"'
+    return f"-Xlog:{selection}:file={name}:{decorators}"
