@@ -20,3 +20,7 @@ class UnsupportedFormatError(InputError):
 
 class StrictModeError(JvmLabError):
     """`--strict` found unknown lines."""
+
+
+class UsageError(JvmLabError):
+    """An option or argument value that cannot be used as given; the message names the option to change."""
