@@ -302,9 +302,9 @@ impl Parser {
         }
     }
 
+    /// The end of one file. Per-GC details stay: a rotated file can end in the middle of a GC.
     pub fn end_of_source(&mut self) {
         self.flush_legacy();
-        self.pending.clear();
     }
 
     /// Fills the collector of rows emitted before the log named it.

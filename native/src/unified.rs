@@ -324,3 +324,155 @@ fn parse_regions(s: &[u8]) -> Option<Change> {
     }
     Some(c)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::parser::Parser;
+
+    struct Row {
+        kind: String,
+        phase: String,
+        cause: String,
+        pause_ms: f64,
+        duration_ms: f64,
+        gc_id: i64,
+        uptime_s: f64,
+    }
+
+    fn rows(text: &str) -> (Parser, Vec<Row>) {
+        let mut p = Parser::new();
+        p.parse_reader(text.as_bytes()).unwrap();
+        p.finish();
+        let c = &p.cols;
+        let cat = |codes: &[u32], vals: &[String], i: usize| match codes[i] {
+            0 => String::new(),
+            k => vals[k as usize - 1].clone(),
+        };
+        let out = (0..c.len())
+            .map(|i| Row {
+                kind: cat(&c.kind, &c.kinds.values, i),
+                phase: cat(&c.phase, &c.phases.values, i),
+                cause: cat(&c.cause, &c.causes.values, i),
+                pause_ms: c.pause_ms[i],
+                duration_ms: c.duration_ms[i],
+                gc_id: c.gc_id[i],
+                uptime_s: c.uptime_s[i],
+            })
+            .collect();
+        (p, out)
+    }
+
+    #[test]
+    fn jdk11_g1_with_to_space_exhausted_and_regions() {
+        let (p, r) = rows(
+            "[0.010s][info][gc,heap] Heap region size: 1M\n\
+             [1.000s][info][gc,start     ] GC(3) Pause Young (G1 Evacuation Pause)\n\
+             [1.020s][info][gc           ] GC(3) To-space exhausted\n\
+             [1.020s][info][gc,heap      ] GC(3) Eden regions: 12->0(14)\n\
+             [1.020s][info][gc,heap      ] GC(3) Survivor regions: 0->2(2)\n\
+             [1.020s][info][gc,heap      ] GC(3) Old regions: 5->9\n\
+             [1.020s][info][gc,heap      ] GC(3) Humongous regions: 2->2\n\
+             [1.020s][info][gc,metaspace ] GC(3) Metaspace: 6890K->6890K(1056768K)\n\
+             [1.020s][info][gc           ] GC(3) Pause Young (G1 Evacuation Pause) 19M->13M(256M) 20.000ms\n",
+        );
+        assert_eq!(r.len(), 1);
+        assert_eq!((r[0].kind.as_str(), r[0].cause.as_str()), ("young", "G1 Evacuation Pause"));
+        assert_eq!(r[0].phase, "Pause Young (To-space exhausted)");
+        assert!((r[0].uptime_s - 1.0).abs() < 1e-9, "start = end - pause");
+        let c = &p.cols;
+        assert_eq!(c.sizes[3][0], 12 << 20); // young before: eden 12 + survivor 0 regions of 1M
+        assert_eq!(c.sizes[4][0], 2 << 20);
+        assert_eq!(c.sizes[7][0], 11 << 20); // old after: old 9 + humongous 2
+        assert_eq!(c.sizes[9][0], 6890 << 10);
+        assert_eq!(p.fmt.collector, Some("G1"));
+    }
+
+    #[test]
+    fn jdk25_evacuation_failure_and_full() {
+        let (_, r) = rows(
+            "[2.5s][info][gc] GC(7) Pause Young (Normal) (G1 Evacuation Pause) (Evacuation Failure: Allocation) 250M->240M(256M) 31.5ms\n\
+             [3.0s][info][gc] GC(8) Pause Full (G1 Compaction Pause) 255M->100M(256M) 400.25ms\n",
+        );
+        assert_eq!(r[0].phase, "Pause Young (Normal) (Evacuation Failure: Allocation)");
+        assert_eq!((r[1].kind.as_str(), r[1].cause.as_str()), ("full", "G1 Compaction Pause"));
+        assert_eq!(r[1].pause_ms, 400.25);
+    }
+
+    #[test]
+    fn generational_zgc_pauses_and_collection() {
+        let (p, r) = rows(
+            "[1.442s][info][gc          ] GC(0) Major Collection (Warmup)\n\
+             [1.444s][info][gc,phases   ] GC(0) Y: Pause Mark Start (Major) 0.018ms\n\
+             [1.455s][info][gc,phases   ] GC(0) Y: Concurrent Mark 11.257ms\n\
+             [1.491s][info][gc,phases   ] GC(0) Y: Young Generation 26M(10%)->24M(9%) 0.048s\n\
+             [1.512s][info][gc,phases   ] GC(0) O: Pause Mark End 0.018ms\n\
+             [1.523s][info][gc          ] GC(0) Major Collection (Warmup) 26M(10%)->34M(13%) 0.080s\n",
+        );
+        let kinds: Vec<&str> = r.iter().map(|x| x.kind.as_str()).collect();
+        assert_eq!(kinds, vec!["initial-mark", "concurrent-mark", "remark", "zgc-major"]);
+        assert_eq!(r[0].phase, "Pause Mark Start (Major)");
+        assert_eq!(r[3].cause, "Warmup");
+        assert_eq!(r[3].duration_ms, 80.0);
+        assert_eq!(r[3].pause_ms, 0.0);
+        assert_eq!(p.diag.lines_unknown_gc, 0);
+    }
+
+    #[test]
+    fn jdk17_zgc_collection_without_duration_uses_its_start_line() {
+        let (_, r) = rows(
+            "[1.624s][info][gc,start    ] GC(0) Garbage Collection (Warmup)\n\
+             [1.660s][info][gc,phases   ] GC(0) Pause Mark Start 0.011ms\n\
+             [1.846s][info][gc          ] GC(0) Garbage Collection (Warmup) 26M(10%)->62M(24%)\n",
+        );
+        assert_eq!(r[1].kind, "zgc-collection");
+        assert!((r[1].uptime_s - 1.624).abs() < 1e-9);
+        assert!((r[1].duration_ms - 222.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn shenandoah_degenerated_and_statistics_tables() {
+        let (p, r) = rows(
+            "[9.646s][info][gc          ] Trigger: Handle Allocation Failure\n\
+             [9.718s][info][gc          ] GC(67) Pause Degenerated GC (Mark) 222M->176M(256M) 71.977ms\n\
+             [9.718s][info][gc,stats    ] Pause Degenerated GC (N)          71983 us\n\
+             Pause Degenerated GC (G)          72027 us\n",
+        );
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].kind, "degenerated");
+        assert_eq!(r[0].cause, "");
+        assert_eq!(p.diag.lines_unknown_gc, 0);
+    }
+
+    #[test]
+    fn safepoints_are_rows_of_their_own() {
+        let (_, r) = rows(
+            "[0.440s][info][safepoint   ] Safepoint \"G1CollectForAllocation\", Time since last: 273260512 ns, Reaching safepoint: 5388 ns, Cleanup: 4677 ns, At safepoint: 5848571 ns, Total: 5858636 ns\n\
+             [0.5s][info][safepoint] Total time for which application threads were stopped: 0.0006801 seconds, Stopping threads took: 0.0005939 seconds\n",
+        );
+        assert_eq!((r[0].kind.as_str(), r[0].phase.as_str()), ("safepoint", "G1CollectForAllocation"));
+        assert!((r[0].duration_ms - 5.858636).abs() < 1e-9);
+        assert_eq!(r[0].pause_ms, 0.0);
+        assert!((r[1].duration_ms - 0.6801).abs() < 1e-9);
+        assert_eq!(r[1].gc_id, i64::MIN);
+    }
+
+    #[test]
+    fn decorators_of_every_kind() {
+        for line in [
+            "[2026-11-22T02:05:53.889+0000][30ms][31417][31418][info][gc] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 14M->4M(256M) 5.788ms",
+            "[2026-11-22T02:05:45.741+0000][0.030s] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 14M->4M(256M) 5.788ms",
+            "[30000000ns] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 14M->4M(256M) 5.788ms",
+            "[1795313153889ms][30ms][info ][gc        ] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 14M->4M(256M) 5.788ms",
+            "[myhost-1][30ms][123][456][info][gc] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 14M->4M(256M) 5.788ms",
+            "[0,030s][info][gc] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 14M->4M(256M) 5.788ms",
+            "GC(1) Pause Young (Normal) (G1 Evacuation Pause) 14M->4M(256M) 5.788ms",
+        ] {
+            let (_, r) = rows(&format!("{line}\n"));
+            assert_eq!(r.len(), 1, "{line}");
+            assert_eq!((r[0].gc_id, r[0].pause_ms), (1, 5.788), "{line}");
+            if !line.starts_with("GC(") {
+                assert!((r[0].uptime_s - (0.030 - 0.005788)).abs() < 1e-9, "{line}");
+            }
+        }
+    }
+}

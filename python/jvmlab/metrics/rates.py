@@ -79,3 +79,12 @@ def gc_rates(events: pl.DataFrame, window: RunWindow) -> dict[str, GcRate]:
     rates = {kind: kind_rate(events, kind, window) for kind in RATE_KINDS}
     rates["all"] = all_gc_rate(events, window)
     return rates
+
+
+def gc_interval_mean_s(events: pl.DataFrame) -> float | None:
+    """Mean time between consecutive collections: the mean of the gaps between the first start times of
+    distinct GC ids, = (last start - first start) / (n - 1). None for fewer than two time-stamped GCs."""
+    times = gc_first_starts(events).get_column("start_s").drop_nulls().to_numpy()
+    if len(times) < 2:
+        return None
+    return float((times.max() - times.min()) / (len(times) - 1))

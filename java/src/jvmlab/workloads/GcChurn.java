@@ -7,8 +7,9 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.List;
 import java.util.Random;
-import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An allocating program for GC tests and the demo. No dependencies; compiles with {@code javac --release 8}.
@@ -32,21 +33,17 @@ public final class GcChurn {
     private static final int BATCH_BYTES = 256 * 1024;
     private static final int NURSERY_SLOTS = 256;
     private static final int HUMONGOUS_SLOTS = 2;
-    private static final int MAX_LOADERS = 20000;
-    private static final int CLASSES_PER_BATCH = 8;
 
     private final Options options;
     private final Random random;
     private final byte[][] live;
     private final Object[] nursery = new Object[NURSERY_SLOTS];
     private final byte[][] humongous = new byte[HUMONGOUS_SLOTS][];
-    private final Object[] loaders = new Object[MAX_LOADERS];
     private long liveBytes;
     private long allocatedBytes;
     private long churnCredit;
     private long humongousCredit;
     private long humongousCount;
-    private long classCount;
     private int nurseryIndex;
 
     public static void main(String[] args) throws Exception {
@@ -55,10 +52,13 @@ public final class GcChurn {
         System.out.flush();
     }
 
+    private final ClassGenerator classes;
+
     private GcChurn(Options options) {
         this.options = options;
         this.random = new Random(options.seed);
         this.live = new byte[liveSlots(options.liveMb)][];
+        this.classes = new ClassGenerator(options.classesPerS);
     }
 
     private static int liveSlots(long liveMb) {
@@ -68,6 +68,11 @@ public final class GcChurn {
 
     private void run() throws Exception {
         fillLiveSet();
+        Thread generator = new Thread(classes, "class-generator");
+        generator.setDaemon(true);
+        if (options.classesPerS > 0) {
+            generator.start();
+        }
         long startNs = System.nanoTime();
         long endNs = startNs + options.durationS * 1_000_000_000L;
         long nextReportNs = startNs + 1_000_000_000L;
@@ -76,7 +81,6 @@ public final class GcChurn {
         int second = 0;
         while (System.nanoTime() < endNs) {
             allocateBatch();
-            generateClasses(startNs);
             if (options.systemGcS > 0 && System.nanoTime() >= nextSystemGcNs) {
                 System.gc();
                 nextSystemGcNs += options.systemGcS * 1_000_000_000L;
@@ -92,6 +96,8 @@ public final class GcChurn {
         if (allocatedBytes > lastReportBytes) {
             report(second + 1, allocatedBytes - lastReportBytes);
         }
+        classes.stop();
+        generator.join();
     }
 
     private void fillLiveSet() {
@@ -138,25 +144,6 @@ public final class GcChurn {
         return size;
     }
 
-    /** Keeps the generated class count on pace with --classes-per-s, a few classes per batch at most. */
-    private void generateClasses(long startNs) throws Exception {
-        if (options.classesPerS <= 0) {
-            return;
-        }
-        double elapsedS = (System.nanoTime() - startNs) / 1e9;
-        long due = (long) (elapsedS * options.classesPerS);
-        for (int i = 0; i < CLASSES_PER_BATCH && classCount < due; i++) {
-            loaders[(int) (classCount % MAX_LOADERS)] = newProxyInFreshLoader();
-            classCount++;
-        }
-    }
-
-    /** Each class loader defines its own proxy class, so every call adds a class to metaspace. */
-    private static Object newProxyInFreshLoader() {
-        ClassLoader loader = new URLClassLoader(new URL[0], GcChurn.class.getClassLoader());
-        Class<?>[] interfaces = {Runnable.class, Callable.class, Comparable.class, Map.class};
-        return Proxy.newProxyInstance(loader, interfaces, NoOpHandler.INSTANCE);
-    }
 
     /** Sleeps while allocation is ahead of --rate-mb-s. */
     private void throttle(long startNs, long endNs) throws InterruptedException {
@@ -177,7 +164,61 @@ public final class GcChurn {
                 + " rate_mb_s=" + bytesThisSecond / MB
                 + " live_mb=" + liveBytes / MB
                 + " humongous=" + humongousCount
-                + " classes=" + classCount);
+                + " classes=" + classes.count());
+    }
+
+    /**
+     * Grows metaspace on its own thread (class definition is slow, about 1 ms a class): each fresh class
+     * loader defines its own proxy class for java.util.List, about 15 KB of metaspace. The most recent
+     * MAX_LOADERS loaders stay reachable; older ones can be unloaded.
+     */
+    private static final class ClassGenerator implements Runnable {
+        private static final int MAX_LOADERS = 20000;
+        private final Object[] proxies = new Object[MAX_LOADERS];
+        private final long classesPerS;
+        private final AtomicLong count = new AtomicLong();
+        private volatile boolean stopped;
+
+        ClassGenerator(long classesPerS) {
+            this.classesPerS = classesPerS;
+        }
+
+        long count() {
+            return count.get();
+        }
+
+        void stop() {
+            stopped = true;
+        }
+
+        @Override
+        public void run() {
+            long startNs = System.nanoTime();
+            while (!stopped) {
+                long n = count.get();
+                proxies[(int) (n % MAX_LOADERS)] = newProxyInFreshLoader();
+                count.incrementAndGet();
+                long dueNs = startNs + (long) ((n + 1) * 1e9 / classesPerS);
+                sleepUntil(dueNs);
+            }
+        }
+
+        private static Object newProxyInFreshLoader() {
+            ClassLoader loader = new URLClassLoader(new URL[0], GcChurn.class.getClassLoader());
+            return Proxy.newProxyInstance(loader, new Class<?>[] {List.class}, NoOpHandler.INSTANCE);
+        }
+
+        private static void sleepUntil(long dueNs) {
+            long sleepNs = dueNs - System.nanoTime();
+            if (sleepNs <= 0) {
+                return;
+            }
+            try {
+                Thread.sleep(sleepNs / 1_000_000L, (int) (sleepNs % 1_000_000L));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** Proxy handler that returns a neutral value; the proxies are never called in the hot loop. */

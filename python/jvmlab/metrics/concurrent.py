@@ -1,0 +1,61 @@
+"""Concurrent cycles: how long each concurrent collection took from start to end (wall time, the
+application running alongside).
+
+A GC id with rows of category "cycle" (G1 "Concurrent Mark Cycle", ZGC collections) contributes those rows'
+`duration_ms`. A GC id with concurrent phases but no cycle row (CMS, Shenandoah, JDK 8 G1) contributes one
+cycle whose duration is the span of its phases: max(start + duration) - min(start), pauses in between
+included. Phases without a start time (logs without time stamps) give no span.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+from pydantic import BaseModel, ConfigDict
+
+from jvmlab.metrics.selection import CONCURRENT, CYCLE, of_category
+
+FROM_CYCLE_ROWS = "cycle rows"
+FROM_PHASES = "concurrent phases grouped by GC id"
+
+
+class CycleStats(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    count: int
+    total_ms: float | None
+    mean_ms: float | None
+    max_ms: float | None
+    source: str | None
+
+
+def phase_spans_ms(events: pl.DataFrame, exclude_ids: pl.Series) -> np.ndarray:
+    """Per GC id without a cycle row: the span of its concurrent phases, in ms."""
+    phases = of_category(events, CONCURRENT).filter(
+        pl.col("gc_id").is_not_null() & ~pl.col("gc_id").is_in(exclude_ids.implode()) & pl.col("uptime_s").is_not_null()
+    )
+    ends = pl.col("uptime_s") + pl.col("duration_ms").fill_null(0.0) / 1000.0
+    spans = phases.group_by("gc_id").agg(((ends.max() - pl.col("uptime_s").min()) * 1000.0).alias("span_ms"))
+    return spans.get_column("span_ms").to_numpy().astype(np.float64)
+
+
+def cycle_durations_ms(events: pl.DataFrame) -> tuple[np.ndarray, str | None]:
+    """Durations of all concurrent cycles and a description of where they came from."""
+    cycles = of_category(events, CYCLE)
+    from_rows = cycles.get_column("duration_ms").drop_nulls().to_numpy().astype(np.float64)
+    from_phases = phase_spans_ms(events, cycles.get_column("gc_id").drop_nulls())
+    sources = [s for s, d in ((FROM_CYCLE_ROWS, from_rows), (FROM_PHASES, from_phases)) if len(d)]
+    return np.concatenate([from_rows, from_phases]), " + ".join(sources) or None
+
+
+def cycle_stats(events: pl.DataFrame) -> CycleStats:
+    durations, source = cycle_durations_ms(events)
+    if len(durations) == 0:
+        return CycleStats(count=0, total_ms=None, mean_ms=None, max_ms=None, source=None)
+    return CycleStats(
+        count=len(durations),
+        total_ms=float(durations.sum()),
+        mean_ms=float(durations.mean()),
+        max_ms=float(durations.max()),
+        source=source,
+    )

@@ -1,0 +1,46 @@
+"""Safepoints (rows with category "safepoint": JDK 9+ `safepoint` lines, JDK 8
+-XX:+PrintGCApplicationStoppedTime). Kept apart from GC pauses and never added to them: a GC pause runs
+inside a safepoint, so safepoint time includes GC pause time and adding the two would count it twice."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+from pydantic import BaseModel, ConfigDict
+
+from jvmlab.metrics.selection import SAFEPOINT, of_category
+from jvmlab.metrics.windows import RunWindow
+
+
+class SafepointStats(BaseModel):
+    """Total time (`duration_ms`: reaching the safepoint + the operation) and time to safepoint (TTSP)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    count: int
+    total_ms: float
+    max_ms: float | None
+    ttsp_total_ms: float | None
+    ttsp_max_ms: float | None
+    time_percent: float | None
+
+
+def _sum_max(values: np.ndarray) -> tuple[float | None, float | None]:
+    return (float(values.sum()), float(values.max())) if len(values) else (None, None)
+
+
+def safepoint_stats(events: pl.DataFrame, window: RunWindow) -> SafepointStats:
+    """Count, total and max safepoint time; TTSP where the log prints it; time as % of the run window."""
+    rows = of_category(events, SAFEPOINT)
+    total, longest = _sum_max(rows.get_column("duration_ms").drop_nulls().to_numpy().astype(np.float64))
+    ttsp_total, ttsp_max = _sum_max(rows.get_column("ttsp_ms").drop_nulls().to_numpy().astype(np.float64))
+    duration = window.duration_s
+    percent = None if duration is None or total is None else total / (duration * 1000.0) * 100.0
+    return SafepointStats(
+        count=rows.height,
+        total_ms=total or 0.0,
+        max_ms=longest,
+        ttsp_total_ms=ttsp_total,
+        ttsp_max_ms=ttsp_max,
+        time_percent=percent,
+    )

@@ -1,0 +1,331 @@
+"""Independent cross-check of tests/expected/gclogs/*.toml against the log text.
+
+This does NOT use jvmlab: it counts stop-the-world GC pauses, their total time, Full GCs, young (+mixed) GCs and
+safepoint lines with plain regular expressions written from the log formats, then compares with the figures
+the expectation files hold (which come from the parser).
+
+    .venv/bin/python tests/expected/crosscheck.py [PATH_SUBSTRING] [--events] [--all]
+
+--events prints every pause the cross-check found (line number, kind, ms, text) for the selected logs;
+--all prints agreeing logs too (default: only disagreements, then a summary).
+
+Semantics (chosen to match docs/event-table.md):
+
+Unified logging (JDK 9+): a pause is a line ``GC(N) [y: |Y: |O: ]Pause <name> ... <number>ms`` (decimal point
+or comma). Lines ending in ``us`` (statistics tables) or ``Concurrent ...`` phases are not pauses. ``Pause Full``
+is a full GC; ``Pause Young`` (any variant), ``Pause Mixed`` and, on G1 (JDK 9/10), ``Pause Initial Mark`` count
+as young/mixed. Safepoints: ``Total time for which application threads were stopped`` and ``Safepoint "..."``.
+
+Legacy logs (JDK 8 and older): every top-level bracketed record ``[GC ...]``/``[Full GC ...]`` (also ``[GC pause``,
+``[GC remark``, ``[GC cleanup``, ``[GC--``, CMS ``[GC [1 CMS-initial-mark`` and ``[GC[YG occupancy`` remarks) is
+one pause; its time is the last ``N secs`` at the record's own bracket level (nested records such as
+``[ParNew: ...]``, ``[CMS-concurrent-...]``, ``[GC ref-proc ...]`` do not count). ``[GC concurrent-...]`` and
+``[CMS-concurrent-...]`` are not pauses. Records span lines: known interleaved lines (tenuring distribution, heap
+prints, G1 detail tables, adaptive-size policy output, FLS statistics) are dropped first, then brackets are
+matched over the remaining text stream. A ``[GC`` record that also collects the old generation (a nested
+``[CMS:``/``[CMS (concurrent mode failure)``/``[Tenured:`` record, e.g. promotion failure) counts as full.
+JDK 8 Shenandoah: ``[Pause <name>, N ms]`` records are pauses.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import sys
+import tomllib
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from corpus import GCLOGS, corpus  # noqa: E402  (only the list of paths; no parser code)
+
+TOL_PER_PAUSE_MS = 0.01
+
+
+def read_text(path: Path) -> str:
+    if path.suffix == ".zip":
+        with zipfile.ZipFile(path) as z:
+            names = sorted(
+                n for n in z.namelist() if not n.endswith("/") and not n.startswith("__MACOSX/") and "/._" not in n
+            )
+            return "\n".join(z.read(n).decode("utf-8", "replace") for n in names)
+    data = path.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    return data.decode("utf-8", "replace")
+
+
+@dataclass
+class Pause:
+    line: int  # 1-based line number in the (joined) text
+    kind: str  # young | full | other
+    ms: float
+    text: str
+
+
+@dataclass
+class Counts:
+    fmt: str
+    pauses: list[Pause] = field(default_factory=list)
+    safepoints: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def pause_count(self) -> int:
+        return len(self.pauses)
+
+    @property
+    def pause_total_ms(self) -> float:
+        return sum(p.ms for p in self.pauses)
+
+    def n(self, kind: str) -> int:
+        return sum(1 for p in self.pauses if p.kind == kind)
+
+
+def _num(s: str) -> float:
+    return float(s.replace(",", "."))
+
+
+SAFEPOINT_TOTAL = re.compile(r"Total time for which application threads were stopped")
+SAFEPOINT_UNIFIED = re.compile(r'Safepoint "[^"]*"')
+
+# ----------------------------------------------------------------------------------------------------- unified
+
+UNI_PAUSE = re.compile(r"GC\((\d+)\) (?:[yYO]: )?(Pause [^\n]*?) (\d+(?:[.,]\d+)?)ms\s*$")
+UNI_DECOR = re.compile(r"^(?:\[[^\]]*\])+\s*")
+
+
+def count_unified(text: str) -> Counts:
+    c = Counts("unified")
+    g1 = bool(re.search(r"Using G1|G1 Evacuation Pause|G1 Humongous|G1 Compaction|Pause Young \(Normal\)", text))
+    for i, line in enumerate(text.splitlines(), 1):
+        c.safepoints += len(SAFEPOINT_TOTAL.findall(line)) + len(SAFEPOINT_UNIFIED.findall(line))
+        m = UNI_PAUSE.search(line)
+        if not m:
+            continue
+        name = m.group(2)
+        if name.startswith("Pause Full"):
+            kind = "full"
+        elif name.startswith(("Pause Young", "Pause Mixed")) or (g1 and name.startswith("Pause Initial Mark")):
+            kind = "young"
+        else:
+            kind = "other"
+        c.pauses.append(Pause(i, kind, _num(m.group(3)), line.strip()))
+    return c
+
+
+# ------------------------------------------------------------------------------------------------------ legacy
+
+# Whole lines that are printed in the middle of (or between) GC records and carry no record brackets.
+LEGACY_DROP = [
+    re.compile(p)
+    for p in (
+        r"\[0x[0-9a-fA-F]+",  # heap layout prints: [0x..., 0x..., 0x...)
+        r"^\s*\{?Heap (before|after) [Gg][Cc] invocations",
+        r"^\s*\}\s*$",
+        r"^Heap\s*$",
+        r"^\s*(par new generation|def new generation|eden space|from space|to\s+space|concurrent mark-sweep generation"
+        r"|concurrent-mark-sweep perm gen|tenured generation|the space|compacting perm gen|ro space|rw space"
+        r"|PSYoungGen\s+total|PSOldGen\s+total|ParOldGen\s+total|PSPermGen\s+total|object space|garbage-first heap"
+        r"|region size|Metaspace\s+used|class space\s+used|No shared spaces)",
+        r"^\s*Desired survivor size \d+ bytes",
+        r"^\s*- age\s+\d+:",
+    )
+]
+
+REC_START = re.compile(
+    r"(?:GC(?![ -]?(?:concurrent|Worker|ref-proc|Ergonomics))(?=[\s(\[\-]|\d|$)|Full GC|Pause (?!.*, start\]))"
+)
+SECS = re.compile(r"(\d+(?:[.,]\d+)?)\s*secs?\b")
+SHEN_MS = re.compile(r"(\d+(?:[.,]\d+)?) ms\s*$")
+NESTED = re.compile(r"\[[^\[\]]*\]")
+OLD_GEN_IN_YOUNG = re.compile(r"\[(?:CMS(?:\s*:|\s*\(concurrent mode (?:failure|interrupted)\)|\d)|Tenured:|ASCMS:)")
+
+
+def _classify_legacy(body: str, top: str) -> str:
+    """body: record text after '[', top: the same with nested [...] groups removed."""
+    if body.startswith("Full GC"):
+        return "full"
+    if body.startswith("Pause "):  # JDK 8 Shenandoah
+        return "full" if body.startswith("Pause Full") else "other"
+    head = top[:60]
+    if re.match(r"GC\s*(\(CMS Final Remark\)|\(CMS Initial Mark\)|remark|cleanup)", body) or re.match(
+        r"GC\s*(\([^)]*\)\s*)?(\[1 CMS-initial-mark|\[YG occupancy|[\d.:T+-]*\s*\[1 CMS-initial-mark)", body
+    ):
+        return "other"
+    if "CMS-initial-mark" in body and "ParNew" not in body and "DefNew" not in body:
+        return "other"
+    if "CMS-remark" in body:
+        return "other"
+    if OLD_GEN_IN_YOUNG.search(body):
+        return "full"
+    del head
+    return "young"
+
+
+def count_legacy(text: str) -> Counts:
+    c = Counts("legacy")
+    lines = text.splitlines()
+    stream: list[tuple[int, str]] = []
+    for i, line in enumerate(lines, 1):
+        n = len(SAFEPOINT_TOTAL.findall(line))
+        if n:
+            c.safepoints += n
+            # keep whatever GC text shares the line (interleaving), drop the safepoint sentence itself
+            line = re.sub(
+                r"(?:[\d\-T:.+]+: )*Total time for which application threads were stopped: [\d.,]+ seconds"
+                r"(?:, Stopping threads took: [\d.,]+ seconds)?",
+                "",
+                line,
+            )
+        line = re.sub(
+            r"(?:[\d\-T:.+]+: )*Application time: [\d.,]+ seconds", "", line
+        )
+        if any(p.search(line) for p in LEGACY_DROP):
+            continue
+        stream.append((i, line))
+
+    depth = 0
+    rec: list[str] | None = None
+    rec_line = 0
+    for lineno, line in stream:
+        pos = 0
+        for m in re.finditer(r"[\[\]]", line):
+            ch = m.group()
+            if ch == "[":
+                if depth == 0 and rec is None:
+                    if REC_START.match(line, m.end()):
+                        rec = []
+                        rec_line = lineno
+                        pos = m.end()
+                        depth = 1
+                        continue
+                    depth = 1
+                    pos = m.end()
+                    continue
+                depth += 1
+            else:
+                if depth == 0:
+                    continue  # stray ']'
+                depth -= 1
+                if depth == 0:
+                    if rec is not None:
+                        rec.append(line[pos : m.start()])
+                        _finish(c, "\n".join(rec), rec_line)
+                        rec = None
+                    pos = m.end()
+        if rec is not None:
+            rec.append(line[pos:])
+            pos = 0
+        elif depth:
+            pass
+    if rec is not None:
+        c.notes.append(f"unterminated record at line {rec_line}")
+    return c
+
+
+def _finish(c: Counts, body: str, lineno: int) -> None:
+    top = body
+    while True:
+        t = NESTED.sub("", top)
+        if t == top:
+            break
+        top = t
+    if body.startswith("Pause "):
+        if body.endswith(", start"):
+            return
+        m = SHEN_MS.search(top)
+        ms = _num(m.group(1)) if m else 0.0
+        c.pauses.append(Pause(lineno, _classify_legacy(body, top), ms, body.replace("\n", " | ")[:200]))
+        return
+    secs = SECS.findall(top)
+    ms = _num(secs[-1]) * 1000 if secs else 0.0
+    if not secs:
+        c.notes.append(f"no time at line {lineno}")
+    c.pauses.append(Pause(lineno, _classify_legacy(body, top), ms, body.replace("\n", " | ")[:200]))
+
+
+def detect(text: str) -> str:
+    head = text[:200000]
+    if re.search(r"<verbosegc|<af type=|<gc type=|<cycle-start|<exclusive-start", head):
+        return "openj9"
+    if re.search(r"^(?:\[[^\]\n]*\])+\s*GC\(\d+\)", head, re.M) or re.search(
+        r"^\[[^\]\n]*\]\[(?:info|debug|trace|warning|error)\s*\]", head, re.M
+    ):
+        return "unified"
+    return "legacy"
+
+
+def count(path: Path) -> Counts:
+    text = read_text(path)
+    fmt = detect(text)
+    if fmt == "unified":
+        return count_unified(text)
+    if fmt == "legacy":
+        return count_legacy(text)
+    return Counts(fmt)
+
+
+# ----------------------------------------------------------------------------------------------------- compare
+
+
+def compare(exp: dict, got: Counts) -> list[str]:
+    if "error" in exp:
+        return [] if got.fmt == "openj9" or got.pause_count == 0 else [f"error but {got.pause_count} pauses found"]
+    kinds = exp.get("kinds", {})
+    diffs = []
+    checks = [
+        ("pauses", exp["pause_count"], got.pause_count),
+        ("full", kinds.get("full", 0), got.n("full")),
+        ("young", kinds.get("young", 0) + kinds.get("mixed", 0), got.n("young")),
+        ("safepoints", exp["safepoint_count"], got.safepoints),
+    ]
+    for name, e, g in checks:
+        if e != g:
+            diffs.append(f"{name} {e}!={g}")
+    tol = TOL_PER_PAUSE_MS * max(got.pause_count, 1) + 0.0015
+    if abs(exp["pause_total_ms"] - got.pause_total_ms) > tol:
+        diffs.append(f"pause_ms {exp['pause_total_ms']:.3f}!={got.pause_total_ms:.3f}")
+    return diffs
+
+
+def main(argv: list[str]) -> int:
+    args = [a for a in argv if not a.startswith("--")]
+    show_events = "--events" in argv
+    show_all = "--all" in argv
+    pattern = args[0] if args else ""
+    agree = disagree = 0
+    for entry in corpus():
+        if pattern not in entry.path:
+            continue
+        if not entry.expected_file.exists():
+            print(f"MISSING  {entry.path}")
+            continue
+        exp = entry.expected()
+        got = count(entry.file)
+        diffs = compare(exp, got)
+        if diffs:
+            disagree += 1
+        else:
+            agree += 1
+        if diffs or show_all:
+            status = "DIFF " if diffs else "ok   "
+            summary = (
+                f"[{got.fmt}] pauses={got.pause_count} ms={got.pause_total_ms:.3f} full={got.n('full')} "
+                f"young={got.n('young')} sp={got.safepoints}"
+            )
+            print(f"{status} {entry.path}\n        {summary}  {'; '.join(diffs)}")
+            for note in got.notes[:5]:
+                print(f"        note: {note}")
+        if show_events:
+            for p in got.pauses:
+                print(f"    {p.line:>7} {p.kind:<6} {p.ms:>10.3f}  {p.text[:160]}")
+    print(f"\n{agree} agree, {disagree} disagree")
+    return 1 if disagree else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
