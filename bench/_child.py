@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 CHUNK = 1 << 20
@@ -54,15 +55,19 @@ def load(path: str) -> dict[str, Any]:
 
 
 def startup() -> dict[str, Any]:
-    import polars
-
     import jvmlab
+    import polars
     from jvmlab import _native
 
     return {"jvmlab": jvmlab.__version__, "build_info": _native.build_info(), "polars": polars.__version__}
 
 
-MODES = {"read": read, "parse": parse, "load": load, "startup": startup}
+MODES: dict[str, Callable[..., dict[str, Any]]] = {
+    "read": read,
+    "parse": parse,
+    "load": load,
+    "startup": startup,
+}
 
 
 def main(argv: list[str]) -> int:

@@ -89,18 +89,20 @@ def measure(
     size = path.stat().st_size if path else 0
     out = work_dir / f"{log}.{stage.name}.out"
     err = work_dir / f"{log}.{stage.name}.err"
-    base = {"log": log, "size_bytes": size, "stage": stage.name, "rep": rep}
     try:
         r = _spawn(stage.argv(str(path), cli), out, err, timeout_s)
     except (TimeoutError, RuntimeError, ValueError) as e:
-        return Run(**base, ok=False, error=str(e), seconds=None, wall_s=None, cpu_s=None,
+        return Run(log, size, stage.name, rep, ok=False, error=str(e), seconds=None, wall_s=None, cpu_s=None,
                    maxrss_bytes=None, spawner_maxrss_bytes=None, events=None, child={})  # fmt: skip
     child, error = _child_output(stage, cli, out)
     if r["exit_code"] != 0:
         error = f"exit code {r['exit_code']}: {_tail(err)}"
     seconds = child.get("timed_s") if stage.timed_in_child else r["wall_s"]
     return Run(
-        **base,
+        log,
+        size,
+        stage.name,
+        rep,
         ok=error is None,
         error=error,
         seconds=seconds,

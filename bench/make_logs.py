@@ -56,7 +56,7 @@ SPECS: dict[str, LogSpec] = {
         "g1",
         GCLOGS / "generated/jdk25-g1-gcstar.log",
         "unified",
-        "JDK 25 G1, -Xlog:gc*, decorators uptime,level,tags (young, mixed, remark, cleanup, full, conc. mark)",
+        "JDK 25 G1, -Xlog:gc*, decorators uptime,level,tags (young, mixed, remark, cleanup, full, mark)",
     ),
     "cms": LogSpec(
         "cms",
@@ -203,7 +203,9 @@ def load_template(spec: LogSpec) -> Template:
     pairs = zip(body.kinds.tolist(), body.values.tolist(), strict=True)
     seconds = [t for t in (_uptime_s(k, v) for k, v in pairs) if t is not None]
     dates = body.values[body.kinds == DATE]
-    span = max(max(seconds) - min(seconds) if seconds else 0, int(dates.max() - dates.min()) if dates.size else 0)
+    span = max(
+        max(seconds) - min(seconds) if seconds else 0, int(dates.max() - dates.min()) if dates.size else 0
+    )
     ids = body.values[body.kinds == GC_ID]
     id_step = int(ids.max() - ids.min() + 1) if ids.size else 0
     return Template(cut[0], body, cut[2], int(math.ceil(span)) + 2, id_step, len(parts[1]))
@@ -289,7 +291,11 @@ def _is_current(path: Path, target_bytes: int, source_sha: str) -> Manifest | No
     m = read_manifest(path)
     if m is None or not path.exists():
         return None
-    same = (m.generator_version, m.source_sha256, m.target_bytes) == (GENERATOR_VERSION, source_sha, target_bytes)
+    same = (m.generator_version, m.source_sha256, m.target_bytes) == (
+        GENERATOR_VERSION,
+        source_sha,
+        target_bytes,
+    )
     return m if same and path.stat().st_size == m.size_bytes else None
 
 
@@ -369,7 +375,9 @@ def verify(manifest: Manifest) -> Check:
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--logs", default=",".join(DEFAULT_LOGS), help=f"comma-separated, of: {', '.join(SPECS)}")
-    p.add_argument("--size-mb", type=float, default=DEFAULT_SIZE_MB, help="minimum size of each log (1 MB = 1e6 B)")
+    p.add_argument(
+        "--size-mb", type=float, default=DEFAULT_SIZE_MB, help="minimum size of each log (1 MB = 1e6 B)"
+    )
     p.add_argument("--out-dir", type=Path, default=OUT_DIR)
     p.add_argument("--verify", action="store_true", help="parse each log and compare its event count")
     args = p.parse_args(argv)

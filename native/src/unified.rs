@@ -67,11 +67,12 @@ fn split_tail(body: &[u8], seconds_ok: bool) -> Option<(&[u8], Option<Change>, f
     Some((rest, None, ms))
 }
 
+/// A message that did not match any rule but looks like an event: a heap change and a duration at the end.
 fn looks_like_gc_data(body: &[u8]) -> bool {
     let has = |needle: &[u8]| memchr::memmem::find(body, needle).is_some();
-    (has(b"->") && (body.ends_with(b"ms") || body.ends_with(b"s")) && !has(b"Generation"))
-        || has(b"Pause Young")
-        || has(b"Pause Full")
+    let (_, last) = split_last_token(body);
+    let ends_in_duration = parse_duration_ms(last).is_some_and(|(_, n)| n == last.len()) && !last.ends_with(b"us");
+    (has(b"->") && ends_in_duration && !has(b"Generation")) || (has(b"Pause ") && ends_in_duration)
 }
 
 impl Parser {

@@ -64,6 +64,7 @@ class Pause:
     kind: str  # young | full | other
     ms: float
     text: str
+    uptime: float | None = None  # seconds, when the log prints it
 
 
 @dataclass
@@ -113,7 +114,9 @@ def count_unified(text: str) -> Counts:
             kind = "young"
         else:
             kind = "other"
-        c.pauses.append(Pause(i, kind, _num(m.group(3)), line.strip()))
+        t = re.search(r"\[(\d+[.,]\d+)s\]|\[(\d+)ms\]", line[: m.start()])
+        up = (_num(t.group(1)) if t.group(1) else int(t.group(2)) / 1000) if t else None
+        c.pauses.append(Pause(i, kind, _num(m.group(3)), line.strip(), up))
     return c
 
 
@@ -137,12 +140,12 @@ LEGACY_DROP = [
 ]
 
 REC_START = re.compile(
-    r"(?:GC(?![ -]?(?:concurrent|Worker|ref-proc|Ergonomics))(?=[\s(\[\-]|\d|$)|Full GC|Pause (?!.*, start\]))"
+    r"(?:GC(?![ -]?(?:concurrent|Worker|ref-proc|Ergonomics))(?=[\s(\[\-]|\d|$|AdaptiveSize|PSAdaptiveSize|Before GC)|Full GC|Pause (?!.*, start\]))"
 )
 SECS = re.compile(r"(\d+(?:[.,]\d+)?)\s*secs?\b")
 SHEN_MS = re.compile(r"(\d+(?:[.,]\d+)?) ms\s*$")
 NESTED = re.compile(r"\[[^\[\]]*\]")
-OLD_GEN_IN_YOUNG = re.compile(r"\[(?:CMS(?:\s*:|\s*\(concurrent mode (?:failure|interrupted)\)|\d)|Tenured:|ASCMS:)")
+OLD_GEN_IN_YOUNG = re.compile(r"\[(?:(?:AS)?CMS(?=\s*:|\s*\(concurrent mode|\d|\s*$)|Tenured\s*:)", re.M)
 
 
 def _classify_legacy(body: str, top: str) -> str:
@@ -191,6 +194,7 @@ def count_legacy(text: str) -> Counts:
     depth = 0
     rec: list[str] | None = None
     rec_line = 0
+    rec_uptime: float | None = None
     for lineno, line in stream:
         pos = 0
         for m in re.finditer(r"[\[\]]", line):
@@ -200,6 +204,8 @@ def count_legacy(text: str) -> Counts:
                     if REC_START.match(line, m.end()):
                         rec = []
                         rec_line = lineno
+                        t = re.search(r"(\d+[.,]\d+): ?$", line[: m.start()])
+                        rec_uptime = _num(t.group(1)) if t else None
                         pos = m.end()
                         depth = 1
                         continue
@@ -214,7 +220,7 @@ def count_legacy(text: str) -> Counts:
                 if depth == 0:
                     if rec is not None:
                         rec.append(line[pos : m.start()])
-                        _finish(c, "\n".join(rec), rec_line)
+                        _finish(c, "\n".join(rec), rec_line, rec_uptime)
                         rec = None
                     pos = m.end()
         if rec is not None:
@@ -227,7 +233,7 @@ def count_legacy(text: str) -> Counts:
     return c
 
 
-def _finish(c: Counts, body: str, lineno: int) -> None:
+def _finish(c: Counts, body: str, lineno: int, uptime: float | None) -> None:
     top = body
     while True:
         t = NESTED.sub("", top)
@@ -239,13 +245,13 @@ def _finish(c: Counts, body: str, lineno: int) -> None:
             return
         m = SHEN_MS.search(top)
         ms = _num(m.group(1)) if m else 0.0
-        c.pauses.append(Pause(lineno, _classify_legacy(body, top), ms, body.replace("\n", " | ")[:200]))
+        c.pauses.append(Pause(lineno, _classify_legacy(body, top), ms, body.replace("\n", " | ")[:200], uptime))
         return
     secs = SECS.findall(top)
     ms = _num(secs[-1]) * 1000 if secs else 0.0
     if not secs:
         c.notes.append(f"no time at line {lineno}")
-    c.pauses.append(Pause(lineno, _classify_legacy(body, top), ms, body.replace("\n", " | ")[:200]))
+    c.pauses.append(Pause(lineno, _classify_legacy(body, top), ms, body.replace("\n", " | ")[:200], uptime))
 
 
 def detect(text: str) -> str:
@@ -322,7 +328,8 @@ def main(argv: list[str]) -> int:
                 print(f"        note: {note}")
         if show_events:
             for p in got.pauses:
-                print(f"    {p.line:>7} {p.kind:<6} {p.ms:>10.3f}  {p.text[:160]}")
+                up = f"{p.uptime:.3f}" if p.uptime is not None else "-"
+                print(f"    {p.line:>7} {up:>11} {p.kind:<6} {p.ms:>10.3f}  {p.text[:160]}")
     print(f"\n{agree} agree, {disagree} disagree")
     return 1 if disagree else 0
 

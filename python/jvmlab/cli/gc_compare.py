@@ -1,0 +1,33 @@
+"""`jvmlab gc compare [label=]LOG [label=]LOG...`: figures side by side, % change against the first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jvmlab.cli.inputs import load_labelled
+from jvmlab.cli.output import print_renderables, print_text
+from jvmlab.errors import UsageError
+from jvmlab.metrics import summarize
+from jvmlab.report.compare import compare
+from jvmlab.report.compare_view import compare_view
+from jvmlab.report.json_export import compare_document, to_json
+from jvmlab.report.text import compare_renderable
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    logs: tuple[str, ...]
+    json: bool = False
+    strict: bool = False
+
+
+def run(options: CompareOptions) -> None:
+    if len(options.logs) < 2:
+        raise UsageError("compare needs at least two logs: jvmlab gc compare [label=]LOG_A [label=]LOG_B")
+    logs = load_labelled(list(options.logs), strict=options.strict)
+    summaries = [summarize(log) for log in logs]
+    comparison = compare(summaries, [log.name for log in logs])
+    if options.json:
+        print_text(to_json(compare_document(comparison, summaries)))
+    else:
+        print_renderables([compare_renderable(compare_view(comparison, summaries))])
