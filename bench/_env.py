@@ -6,6 +6,7 @@ import os
 import platform
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -50,4 +51,19 @@ def metadata() -> dict[str, Any]:
         "git_commit": _git("rev-parse", "HEAD"),
         "git_dirty_native_or_python": bool(dirty) if dirty is not None else None,
         "polars_max_threads": os.environ.get("POLARS_MAX_THREADS"),
+        "native_build": native_build(),
     }
+
+
+def native_build() -> dict[str, Any]:
+    """Which build of jvmlab._native was measured: the native code changes while others work on it."""
+    import hashlib
+
+    out: dict[str, Any] = {}
+    for so in sorted((ROOT / "python" / "jvmlab").glob("_native*.so")):
+        stat = so.stat()
+        out[so.name] = {
+            "sha256": hashlib.sha256(so.read_bytes()).hexdigest(),
+            "mtime": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(stat.st_mtime)),
+        }
+    return out

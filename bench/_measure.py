@@ -44,7 +44,8 @@ E2E_FALLBACK = Stage("e2e", "gclog.load().events (no CLI)", timed_in_child=False
 
 @dataclass(frozen=True)
 class Run:
-    """One measurement. `seconds` is the time that MB/s divides by (see Stage.timed_in_child)."""
+    """One measurement. `seconds` and `cpu_seconds` (user + sys) are what MB/s and MB/cpu-s divide by:
+    the child's own timing of its work, or the whole process (see Stage.timed_in_child)."""
 
     log: str
     size_bytes: int
@@ -53,6 +54,7 @@ class Run:
     ok: bool
     error: str | None
     seconds: float | None
+    cpu_seconds: float | None
     wall_s: float | None
     cpu_s: float | None
     maxrss_bytes: int | None
@@ -92,12 +94,15 @@ def measure(
     try:
         r = _spawn(stage.argv(str(path), cli), out, err, timeout_s)
     except (TimeoutError, RuntimeError, ValueError) as e:
-        return Run(log, size, stage.name, rep, ok=False, error=str(e), seconds=None, wall_s=None, cpu_s=None,
-                   maxrss_bytes=None, spawner_maxrss_bytes=None, events=None, child={})  # fmt: skip
+        return Run(log, size, stage.name, rep, ok=False, error=str(e), seconds=None, cpu_seconds=None,
+                   wall_s=None, cpu_s=None, maxrss_bytes=None, spawner_maxrss_bytes=None, events=None,
+                   child={})  # fmt: skip
     child, error = _child_output(stage, cli, out)
     if r["exit_code"] != 0:
         error = f"exit code {r['exit_code']}: {_tail(err)}"
+    cpu_s = r["user_s"] + r["sys_s"]
     seconds = child.get("timed_s") if stage.timed_in_child else r["wall_s"]
+    cpu_seconds = child.get("timed_cpu_s") if stage.timed_in_child else cpu_s
     return Run(
         log,
         size,
@@ -106,8 +111,9 @@ def measure(
         ok=error is None,
         error=error,
         seconds=seconds,
+        cpu_seconds=cpu_seconds,
         wall_s=r["wall_s"],
-        cpu_s=r["user_s"] + r["sys_s"],
+        cpu_s=cpu_s,
         maxrss_bytes=r["maxrss_bytes"],
         spawner_maxrss_bytes=r["spawner_maxrss_bytes"],
         events=child.get("events"),

@@ -13,6 +13,7 @@ TARGET_MB_S = 400.0
 TARGET_RSS_MB = 300.0
 JUDGED = ("parse", "load", "e2e")  # stages compared with the targets
 CV_WARN = 0.10
+CPU_SHARE_WARN = 0.85
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class Row:
     max_s: float | None
     cv: float | None  # coefficient of variation of `seconds`: stdev / mean (sample stdev, n - 1)
     mb_per_s: float | None
+    median_cpu_seconds: float | None  # CPU time (user + sys) of the same work as `seconds`
+    mb_per_cpu_s: float | None  # what MB/s would be without waiting for a CPU (single-threaded work)
     median_rss_mb: float | None
     max_rss_mb: float | None
     median_cpu_s: float | None
@@ -60,6 +63,7 @@ def aggregate(runs: Sequence[Run], log: str, size_bytes: int, stage: str, label:
     ok = [r for r in mine if r.ok and r.seconds is not None]
     secs = [r.seconds for r in ok if r.seconds is not None]
     med = statistics.median(secs) if secs else None
+    cpu = _median([r.cpu_seconds for r in ok])
     rss = [r.maxrss_bytes / MB for r in ok if r.maxrss_bytes is not None]
     cv = statistics.stdev(secs) / statistics.fmean(secs) if len(secs) >= 2 else None
     events = _median([r.events for r in ok])
@@ -75,6 +79,8 @@ def aggregate(runs: Sequence[Run], log: str, size_bytes: int, stage: str, label:
         max_s=max(secs) if secs else None,
         cv=cv,
         mb_per_s=size_bytes / MB / med if med and size_bytes else None,
+        median_cpu_seconds=cpu,
+        mb_per_cpu_s=size_bytes / MB / cpu if cpu and size_bytes else None,
         median_rss_mb=_median(rss),
         max_rss_mb=max(rss) if rss else None,
         median_cpu_s=_median([r.cpu_s for r in ok]),
@@ -93,7 +99,8 @@ def _verdict(ok: bool | None) -> str:
 
 
 HEADER = (
-    "log", "MB", "events", "stage", "runs", "median s", "MB/s", "/400", "peak RSS MB", "/300", "cpu/wall",
+    "log", "MB", "events", "stage", "runs", "median s", "MB/s", "/400", "MB/cpu-s", "peak RSS MB", "/300",
+    "cpu/wall",
     "speed", "memory",
 )  # fmt: skip
 
@@ -108,7 +115,8 @@ def table(rows: Sequence[Row]) -> str:
         lines.append((
             r.log, _f(r.size_bytes / MB if r.size_bytes else None, ".1f"),
             f"{r.events:,}" if r.events is not None else "-", r.label, f"{r.runs_ok}/{r.runs}",
-            _f(r.median_s, ".3f"), _f(r.mb_per_s, ".0f"), _f(speed_ratio, ".2f"), _f(r.median_rss_mb, ".0f"),
+            _f(r.median_s, ".3f"), _f(r.mb_per_s, ".0f"), _f(speed_ratio, ".2f"), _f(r.mb_per_cpu_s, ".0f"),
+            _f(r.median_rss_mb, ".0f"),
             _f(rss_ratio, ".2f"), _f(cpu_wall, ".2f"), _verdict(r.speed_ok), _verdict(r.rss_ok),
         ))  # fmt: skip
     widths = [max(len(line[i]) for line in lines) for i in range(len(HEADER))]
@@ -166,13 +174,22 @@ def _name(r: Row) -> str:
 
 
 def quality_warnings(rows: Sequence[Row]) -> list[str]:
+    more = max((r.runs for r in rows), default=3) + 2
     out = []
     for r in rows:
+        if r.stage == "parse" and r.median_s and r.median_cpu_seconds:
+            share = r.median_cpu_seconds / r.median_s
+            if share < CPU_SHARE_WARN:
+                out.append(
+                    f"{_name(r)}: the single-threaded parse had a CPU {share:.0%} of its time:"
+                    " the machine was busy; MB/cpu-s shows the speed without waiting;"
+                    " rerun when the load average is below 1"
+                )
         if r.cv is not None and r.cv > CV_WARN and r.stage != "startup":
             out.append(
                 f"{_name(r)}: runs vary (coefficient of variation {r.cv:.0%},"
                 f" {r.min_s:.3f}..{r.max_s:.3f} s):"
-                " add repetitions with --repeat 5, or stop other work on the machine"
+                f" add repetitions with --repeat {max(5, more)}, or stop other work on the machine"
             )
         for e in r.errors:
             out.append(f"{_name(r)}: {r.runs - r.runs_ok} of {r.runs} runs failed: {e}")

@@ -11,6 +11,7 @@ See bench/README.md for what each stage measures and how to read the output.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -157,9 +158,13 @@ def summarize(
 ) -> list[_report.Row]:
     rows = [_report.aggregate(results.runs, "-", 0, "startup", _measure.STARTUP.label)]
     for inp in inputs:
-        for i, stage in steps:
-            if i == inp:
-                rows.append(_report.aggregate(results.runs, inp.log, inp.size_bytes, stage.name, stage.label))
+        mine = [
+            _report.aggregate(results.runs, inp.log, inp.size_bytes, s.name, s.label)
+            for i, s in steps
+            if i == inp
+        ]
+        events = next((r.events for r in mine if r.stage == "parse"), None)  # the same file: the same events
+        rows.extend(r if r.events is not None else dataclasses.replace(r, events=events) for r in mine)
     return rows
 
 

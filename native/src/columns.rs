@@ -7,11 +7,17 @@ use std::collections::HashMap;
 pub struct Interner {
     pub values: Vec<String>,
     index: HashMap<Vec<u8>, u32>,
+    last: u32,
 }
 
 impl Interner {
     pub fn code(&mut self, s: &[u8]) -> u32 {
+        // Consecutive rows mostly repeat the previous value.
+        if self.last > 0 && self.values[self.last as usize - 1].as_bytes() == s {
+            return self.last;
+        }
         if let Some(&c) = self.index.get(s) {
+            self.last = c;
             return c;
         }
         let c = self.values.len() as u32 + 1;

@@ -45,27 +45,102 @@ pub struct Decorated {
     pub stats_tag: bool,
 }
 
+/// The decorator layout of a line, so that the next lines of the same log can be read without
+/// classifying every token again (all lines of one JVM's log share it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Layout {
+    kinds: [Kind; 12],
+    n: usize,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Kind {
+    #[default]
+    Skip,
+    Wall,
+    Uptime,
+    UptimeMillis,
+    WallMillis,
+    Tags,
+}
+
+impl Layout {
+    /// Reads the decorators of `line` assuming this layout; `None` when the line does not fit it.
+    pub fn parse(&self, line: &[u8], seen: u16) -> Option<Decorated> {
+        if self.n == 0 {
+            return None;
+        }
+        let mut d = Decorated { seen, ..Default::default() };
+        let mut pos = 0;
+        for kind in &self.kinds[..self.n] {
+            if line.get(pos) != Some(&b'[') {
+                return None;
+            }
+            // Tokens are short: a plain loop beats memchr's set-up here.
+            let close = line[pos + 1..].iter().position(|&c| c == b']')? + pos + 1;
+            let t = &line[pos + 1..close];
+            match kind {
+                Kind::Skip => {}
+                Kind::Tags => d.stats_tag = is_stats_tag(crate::numbers::trim_end(t)),
+                Kind::Wall => d.wall_ms = Some(parse_iso8601_ms(t)?),
+                Kind::Uptime => {
+                    let (v, n) = parse_decimal(t)?;
+                    (t.get(n) == Some(&b's')).then_some(())?;
+                    d.uptime_s = Some(v);
+                }
+                Kind::UptimeMillis | Kind::WallMillis => {
+                    let (v, n) = parse_int(t)?;
+                    (t.get(n) == Some(&b'm')).then_some(())?;
+                    if *kind == Kind::WallMillis {
+                        d.wall_ms = Some(v);
+                    } else {
+                        d.uptime_s = Some(v as f64 / 1000.0);
+                    }
+                }
+            }
+            pos = close + 1;
+        }
+        if line.get(pos) == Some(&b'[') {
+            return None; // more decorators than the layout has
+        }
+        if line.get(pos) == Some(&b' ') {
+            pos += 1;
+        }
+        d.message_at = pos;
+        Some(d)
+    }
+}
+
+fn is_stats_tag(t: &[u8]) -> bool {
+    t.ends_with(b"stats") || t == b"gc,init"
+}
+
 const LEVELS: [&[u8]; 6] = [b"info", b"debug", b"trace", b"warning", b"error", b"develop"];
 
 /// Parses the decorators at the start of a line. Returns `None` when the line does not start like a
-/// unified-logging line.
-pub fn parse(line: &[u8]) -> Option<Decorated> {
+/// unified-logging line; otherwise what they say and their layout (to read the next lines faster).
+pub fn parse(line: &[u8]) -> Option<(Decorated, Layout)> {
     let mut d = Decorated::default();
+    let mut layout = Layout::default();
     let mut pos = 0;
     let mut nanos: [Option<i64>; 2] = [None, None];
     let mut count = 0;
-    while pos < line.len() && line[pos] == b'[' {
+    while pos < line.len() && line[pos] == b'[' && count < 12 {
         let close = memchr::memchr(b']', &line[pos + 1..])? + pos + 1;
         let token = &line[pos + 1..close];
+        let before = d.seen;
         if !classify(token, &mut d, &mut nanos) {
             break;
         }
+        layout.kinds[count] = layout_kind(before, d.seen);
         count += 1;
         pos = close + 1;
     }
     if count == 0 || d.seen == D_HOSTNAME {
         return None;
     }
+    // Nanosecond decorators are resolved across tokens: no fast path for them.
+    layout.n = if nanos[0].is_some() { 0 } else { count };
     match nanos {
         [Some(a), Some(b)] => {
             d.mono_s = Some(a as f64 / 1e9);
@@ -88,7 +163,24 @@ pub fn parse(line: &[u8]) -> Option<Decorated> {
         pos += 1;
     }
     d.message_at = pos;
-    Some(d)
+    Some((d, layout))
+}
+
+fn layout_kind(before: u16, after: u16) -> Kind {
+    let new = after & !before;
+    if new & (D_TIME | D_UTCTIME) != 0 {
+        Kind::Wall
+    } else if new & D_UPTIME != 0 {
+        Kind::Uptime
+    } else if new & D_UPTIMEMILLIS != 0 {
+        Kind::UptimeMillis
+    } else if new & D_TIMEMILLIS != 0 {
+        Kind::WallMillis
+    } else if new & D_TAGS != 0 {
+        Kind::Tags
+    } else {
+        Kind::Skip
+    }
 }
 
 fn classify(token: &[u8], d: &mut Decorated, nanos: &mut [Option<i64>; 2]) -> bool {
@@ -116,7 +208,7 @@ fn classify(token: &[u8], d: &mut Decorated, nanos: &mut [Option<i64>; 2]) -> bo
     if d.seen & D_LEVEL != 0 || looks_like_tags(t) {
         if t.iter().all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b',' || c == b'_') {
             d.seen |= D_TAGS;
-            d.stats_tag = t.ends_with(b"stats") || t == b"gc,init";
+            d.stats_tag = is_stats_tag(t);
             return true;
         }
     }
@@ -262,7 +354,9 @@ mod tests {
     #[test]
     fn uptime_level_tags() {
         let line = b"[0.004s][info][gc     ] Using Serial";
-        let d = parse(line).unwrap();
+        let (d, layout) = parse(line).unwrap();
+        let fast = layout.parse(line, d.seen).unwrap();
+        assert_eq!((fast.uptime_s, fast.wall_ms, fast.message_at), (d.uptime_s, d.wall_ms, d.message_at));
         assert_eq!(d.uptime_s, Some(0.004));
         assert_eq!(&line[d.message_at..], b"Using Serial");
         assert_eq!(d.seen, D_UPTIME | D_LEVEL | D_TAGS);
@@ -271,7 +365,9 @@ mod tests {
     #[test]
     fn utctime_uptimemillis_pid_tid() {
         let line = b"[2026-11-22T02:05:53.889+0000][30ms][31417][31418][info][gc] Using G1";
-        let d = parse(line).unwrap();
+        let (d, layout) = parse(line).unwrap();
+        let fast = layout.parse(line, d.seen).unwrap();
+        assert_eq!((fast.uptime_s, fast.wall_ms, fast.message_at), (d.uptime_s, d.wall_ms, d.message_at));
         assert_eq!(d.uptime_s, Some(0.030));
         assert_eq!(d.wall_ms, Some(1795313153889));
         assert_eq!(d.seen & (D_PID | D_TID), D_PID | D_TID);
@@ -281,7 +377,9 @@ mod tests {
     #[test]
     fn time_uptime_without_level_and_tags() {
         let line = b"[2026-11-22T02:05:45.741+0000][0.587s] GC(0) Pause Young (Normal) (G1 Evacuation Pause)";
-        let d = parse(line).unwrap();
+        let (d, layout) = parse(line).unwrap();
+        let fast = layout.parse(line, d.seen).unwrap();
+        assert_eq!((fast.uptime_s, fast.wall_ms, fast.message_at), (d.uptime_s, d.wall_ms, d.message_at));
         assert_eq!(d.uptime_s, Some(0.587));
         assert!(line[d.message_at..].starts_with(b"GC(0)"));
     }

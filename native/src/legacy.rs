@@ -10,7 +10,11 @@ use crate::columns::{Event, Space, CAT_CONCURRENT, CAT_PAUSE, NULL_I64};
 use crate::decorators::parse_iso8601_prefix;
 use crate::diagnostics::LineClass;
 use crate::names;
-use crate::numbers::{find_change, parse_change, parse_decimal, parse_int, parse_size, trim, trim_start, Change};
+use crate::numbers::{
+    find_change, find_short, parse_change, parse_decimal, parse_int, parse_size, trim, trim_start, Change,
+};
+use std::borrow::Cow;
+use std::sync::LazyLock;
 use crate::parser::Parser;
 
 const MAX_RECORD_LINES: u32 = 64;
@@ -28,7 +32,8 @@ pub struct LegacyState {
     /// GC id of the CMS / G1 concurrent cycle in progress (for logs without ids).
     cycle_id: Option<i64>,
     nodes: Vec<Node>,
-    own: Vec<u8>,
+    /// Records set aside while a record printed in their middle is read: (text, lines, depth).
+    aside: Vec<(Vec<u8>, u32, i32)>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -72,7 +77,18 @@ fn is_noise(t: &[u8]) -> bool {
         b"CMS: Large",
         b"CMS: Large Block",
     ];
-    PREFIXES.iter().any(|p| t.starts_with(p)) || memchr::memmem::find(t, b"[0x").is_some()
+    // Prefixed noise never starts with a digit or '[': most GC lines skip the prefix comparisons.
+    let prefixed = matches!(
+        t.first(),
+        Some(b'D' | b'-' | b'{' | b'H' | b'}' | b'A' | b'P' | b'a' | b'S' | b'T' | b'M' | b'N' | b'B' | b'G' | b's' | b'd' | b'C')
+    ) && PREFIXES.iter().any(|p| t.starts_with(p));
+    // Heap prints ("par new generation total 47936K, used 10451K [0x...") carry addresses, never events.
+    prefixed || find_short(t, b"[0x").is_some()
+}
+
+/// `[CMS-concurrent-mark: ...]`, `[ASCMS-concurrent-...]` (CMS with adaptive sizing), `[GC concurrent-...]`.
+fn is_concurrent_title(t: &[u8]) -> bool {
+    t.starts_with(b"CMS-concurrent") || t.starts_with(b"ASCMS-concurrent") || t.starts_with(b"GC concurrent")
 }
 
 /// Text that starts a legacy record, right after its `[`.
@@ -81,6 +97,7 @@ fn is_record_title(t: &[u8]) -> bool {
         b"GC",
         b"Full GC",
         b"CMS-concurrent",
+        b"ASCMS-concurrent",
         b"Pause ",
         b"Concurrent ",
         b"Eden:",
@@ -158,7 +175,7 @@ fn stamp_before(s: &[u8]) -> Stamp {
 /// Stops at `(`, `:`, `,`, digits that start a time stamp, or a heap figure.
 fn title_len(t: &[u8]) -> usize {
     let mut i = 0;
-    if t.starts_with(b"1 CMS-") {
+    if t.starts_with(b"1 CMS-") || t.starts_with(b"1 ASCMS-") {
         i = 2;
     }
     while i < t.len() {
@@ -208,7 +225,7 @@ fn canonical_title_len(t: &[u8]) -> usize {
 /// The last `N secs` (or `N ms`) in `t`, in milliseconds.
 fn last_duration_ms(t: &[u8]) -> Option<f64> {
     for (unit, scale) in [(&b" secs"[..], 1000.0), (&b" sec"[..], 1000.0), (&b" ms"[..], 1.0)] {
-        if let Some(p) = memchr::memmem::rfind(t, unit) {
+        if let Some(p) = rfind_short(t, unit) {
             let mut i = p;
             while i > 0 && (t[i - 1].is_ascii_digit() || t[i - 1] == b'.' || t[i - 1] == b',') {
                 i -= 1;
@@ -221,6 +238,11 @@ fn last_duration_ms(t: &[u8]) -> Option<f64> {
         }
     }
     None
+}
+
+fn rfind_short(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&first, rest) = needle.split_first()?;
+    memchr::memrchr_iter(first, hay).find(|&i| hay[i + 1..].starts_with(rest))
 }
 
 /// CMS `1 CMS-initial-mark: 12345K(67890K)` and the heap `23456K(98765K)` of initial mark / remark.
@@ -312,17 +334,18 @@ impl Parser {
             return class;
         }
         const STOPPED: &[u8] = b"Total time for which application threads were stopped: ";
-        if let Some(p) = memchr::memmem::find(line, STOPPED) {
+        static STOPPED_FINDER: LazyLock<memchr::memmem::Finder<'static>> =
+            LazyLock::new(|| memchr::memmem::Finder::new(STOPPED));
+        if let Some(p) = STOPPED_FINDER.find(line) {
             let st = stamp_before(&line[..p]);
             self.legacy_time(&st, line);
             self.fmt.add_legacy_flag("PrintGCApplicationStoppedTime");
             return self.safepoint_stopped(&line[p + STOPPED.len()..]);
         }
-        if is_heap_print(t) {
-            self.fmt.legacy_lines += 1;
-            return LineClass::Ignored;
-        }
         if is_noise(t) {
+            if is_heap_print(t) {
+                self.fmt.legacy_lines += 1;
+            }
             return LineClass::Ignored;
         }
         if let Some(inner) = t.strip_prefix(b"[ ") {
@@ -343,14 +366,14 @@ impl Parser {
         }
         self.fmt.legacy_lines += 1;
         let depth = bracket_depth(line);
+        if depth <= 0 {
+            return self.process_text(line);
+        }
         self.legacy.buf.clear();
         self.legacy.buf.extend_from_slice(line);
         self.legacy.lines = 1;
         self.legacy.depth = depth;
-        if depth > 0 {
-            return LineClass::Matched; // continues on later lines
-        }
-        self.process_record()
+        LineClass::Matched // continues on later lines
     }
 
     /// A line while a record is open: either noise, a record of its own, or the record's continuation.
@@ -358,52 +381,74 @@ impl Parser {
         if is_noise(t) || t.is_empty() {
             return LineClass::Ignored;
         }
+        let depth = bracket_depth(line);
         if let Some(open) = first_record_bracket(line) {
+            // A record that starts the line (only stamps before it) is a record of its own, unless the
+            // open record is a CMS remark: with -XX:+CMSScavengeBeforeRemark the young collection is
+            // printed inside the remark and its time is part of the remark's pause.
+            let starts_line = line[0] != b' ' && skip_stamps(&line[..open]).is_empty() && open > 0;
             let title = &line[open + 1..];
-            let balanced = bracket_depth(line) == 0;
-            let new_record = title.starts_with(b"GC") || title.starts_with(b"Full GC");
-            if balanced && stamp_before(&line[..open]).uptime_s.is_some() {
-                if title.starts_with(b"CMS-concurrent") || title.starts_with(b"GC concurrent") {
-                    // A concurrent phase printed in the middle of another record: process it on its own.
-                    let saved = std::mem::take(&mut self.legacy.buf);
-                    let (lines, depth) = (self.legacy.lines, self.legacy.depth);
-                    self.legacy.buf.extend_from_slice(line);
-                    let class = self.process_record();
-                    self.legacy.buf = saved;
-                    self.legacy.lines = lines;
-                    self.legacy.depth = depth;
-                    return class;
+            let collection = title.starts_with(b"GC") || title.starts_with(b"Full GC");
+            if starts_line && depth == 0 && is_concurrent_title(title) {
+                return self.process_text(line);
+            }
+            if starts_line && collection && !self.open_record_is_remark() {
+                if depth == 0 {
+                    return self.process_text(line);
                 }
-                if new_record && line[0] != b' ' {
-                    // A whole collection printed inside another record (CMS scavenge before remark):
-                    // process it on its own and keep the outer record open.
-                    let saved = std::mem::take(&mut self.legacy.buf);
-                    let (lines, depth) = (self.legacy.lines, self.legacy.depth);
-                    self.legacy.buf.extend_from_slice(line);
-                    let class = self.process_record();
-                    self.legacy.buf = saved;
-                    self.legacy.lines = lines;
-                    self.legacy.depth = depth;
-                    return class;
-                }
-            } else if !balanced && new_record && line[0] != b' ' && stamp_before(&line[..open]).uptime_s.is_some() {
-                // A new multi-line record: the open one was cut off.
-                self.abandon_record();
-                return self.legacy_line(line);
+                // A new multi-line record: set the open one aside until this one closes.
+                self.push_open_record();
+                self.legacy.buf.extend_from_slice(line);
+                self.legacy.lines = 1;
+                self.legacy.depth = depth;
+                return LineClass::Matched;
             }
         }
         self.legacy.buf.push(b' ');
         self.legacy.buf.extend_from_slice(line);
         self.legacy.lines += 1;
-        self.legacy.depth += bracket_depth(line);
+        self.legacy.depth += depth;
         if self.legacy.depth <= 0 {
-            return self.process_record();
+            let class = self.process_record();
+            self.pop_open_record();
+            return class;
         }
         if self.legacy.lines > MAX_RECORD_LINES || self.legacy.buf.len() > MAX_RECORD_BYTES {
             self.abandon_record();
+            self.pop_open_record();
             return LineClass::UnknownGc;
         }
         LineClass::Matched
+    }
+
+    fn open_record_is_remark(&self) -> bool {
+        let b = &self.legacy.buf;
+        find_short(b, b"YG occupancy").is_some() || find_short(b, b"CMS Final Remark").is_some()
+    }
+
+    fn push_open_record(&mut self) {
+        if self.legacy.aside.len() >= 4 {
+            // Records left open that long were cut off: give up on the oldest.
+            let oldest = self.legacy.aside.remove(0);
+            let current = std::mem::replace(&mut self.legacy.buf, oldest.0);
+            let (lines, depth) = (self.legacy.lines, self.legacy.depth);
+            self.legacy.lines = oldest.1;
+            self.legacy.depth = oldest.2;
+            self.abandon_record();
+            self.legacy.buf = current;
+            self.legacy.lines = lines;
+            self.legacy.depth = depth;
+        }
+        let buf = std::mem::take(&mut self.legacy.buf);
+        self.legacy.aside.push((buf, self.legacy.lines, self.legacy.depth));
+    }
+
+    fn pop_open_record(&mut self) {
+        if let Some((buf, lines, depth)) = self.legacy.aside.pop() {
+            self.legacy.buf = buf;
+            self.legacy.lines = lines;
+            self.legacy.depth = depth;
+        }
     }
 
     /// Gives up on an open record that never closed: its lines become unknown GC data.
@@ -430,17 +475,29 @@ impl Parser {
     }
 
     pub(crate) fn flush_legacy(&mut self) {
-        if self.legacy.lines > 0 {
-            // A record cut off by the end of the file (a truncated log): read what is there.
-            let depth = self.legacy.depth;
-            for _ in 0..depth.max(0) {
-                self.legacy.buf.push(b']');
-            }
-            if self.process_record() != LineClass::Matched {
-                self.diag.warn("the log ends inside a GC record (truncated file)".to_string());
-            }
+        while self.flush_one_record() && !self.legacy.aside.is_empty() {
+            self.pop_open_record();
         }
         self.legacy = LegacyState { nodes: std::mem::take(&mut self.legacy.nodes), ..Default::default() };
+    }
+
+    /// Reads the open record at the end of the input; returns whether there was one.
+    fn flush_one_record(&mut self) -> bool {
+        if self.legacy.lines == 0 {
+            return !self.legacy.aside.is_empty();
+        }
+        if find_change(&self.legacy.buf).is_none() && last_duration_ms(&self.legacy.buf).is_none() {
+            self.abandon_record(); // a bare "[GC" left open: nothing to read
+            return true;
+        }
+        // A record cut off by the end of the file (a truncated log): read what is there.
+        self.diag.truncated = true;
+        self.diag.warn("the log ends inside a GC record (truncated file); its figures are kept".to_string());
+        for _ in 0..self.legacy.depth.max(0) {
+            self.legacy.buf.push(b']');
+        }
+        self.process_record();
+        true
     }
 
     /// Header lines of JDK 8 logs: the VM banner, memory and the command line (which names the collector).
@@ -515,32 +572,29 @@ impl Parser {
 
     /// Reads the assembled record in `legacy.buf` as a tree of bracketed nodes and emits its events.
     fn process_record(&mut self) -> LineClass {
-        let buf = std::mem::take(&mut self.legacy.buf);
-        let lines = self.legacy.lines;
+        let mut buf = std::mem::take(&mut self.legacy.buf);
         self.legacy.lines = 0;
         self.legacy.depth = 0;
+        let class = self.process_text(&buf);
+        buf.clear();
+        self.legacy.buf = buf;
+        class
+    }
+
+    /// Reads a complete record (one line or several joined) as a tree of bracketed nodes.
+    fn process_text(&mut self, text: &[u8]) -> LineClass {
         let mut nodes = std::mem::take(&mut self.legacy.nodes);
-        build_tree(&buf, &mut nodes);
-        let mut class = LineClass::Ignored;
+        build_tree(text, &mut nodes);
+        let mut class = if nodes.is_empty() { LineClass::UnknownGc } else { LineClass::Ignored };
         let mut prev_end = 0;
         for i in 0..nodes.len() {
-            if nodes[i].parent != usize::MAX {
-                continue;
+            if nodes[i].parent == usize::MAX {
+                class = merge(class, self.legacy_node(text, &nodes, i, prev_end));
+                prev_end = nodes[i].close + 1;
             }
-            let c = self.legacy_node(&buf, &nodes, i, prev_end);
-            prev_end = nodes[i].close + 1;
-            class = merge(class, c);
-        }
-        if nodes.is_empty() {
-            class = LineClass::UnknownGc;
         }
         nodes.clear();
         self.legacy.nodes = nodes;
-        let mut buf = buf;
-        buf.clear();
-        self.legacy.buf = buf;
-        // The first line of a multi-line record was counted as matched already; count the record once.
-        let _ = lines;
         class
     }
 
@@ -555,16 +609,13 @@ impl Parser {
             if nodes[j].open > node.close {
                 break;
             }
-            let ct = &buf[nodes[j].open + 1..];
-            if ct.starts_with(b"CMS-concurrent") || ct.starts_with(b"GC concurrent") {
+            if is_concurrent_title(&buf[nodes[j].open + 1..]) {
                 class = merge(class, self.legacy_concurrent_node(buf, nodes, j));
             }
         }
-        let own = self.own_text(buf, nodes, idx);
+        let own = own_text(buf, nodes, idx);
         let tl = canonical_title_len(&own);
-        let title = own[..tl].to_vec();
-        let rest = own[tl..].to_vec();
-        let c = self.legacy_event(buf, nodes, idx, &title, &rest, &st);
+        let c = self.legacy_event(buf, nodes, idx, &own[..tl], &own[tl..], &st);
         merge(class, c)
     }
 
@@ -572,29 +623,9 @@ impl Parser {
     fn legacy_concurrent_node(&mut self, buf: &[u8], nodes: &[Node], j: usize) -> LineClass {
         let node = nodes[j];
         let st = stamp_before(&buf[text_start_before(buf, node.open)..node.open]);
-        let own = self.own_text(buf, nodes, j);
+        let own = own_text(buf, nodes, j);
         let tl = title_len(&own);
-        let (title, rest) = (own[..tl].to_vec(), own[tl..].to_vec());
-        self.legacy_concurrent(&title, &rest, &st)
-    }
-
-    /// The node's own text: its content with nested nodes removed.
-    fn own_text(&mut self, buf: &[u8], nodes: &[Node], idx: usize) -> Vec<u8> {
-        let node = nodes[idx];
-        let mut own = std::mem::take(&mut self.legacy.own);
-        own.clear();
-        let mut at = node.open + 1;
-        for n in nodes.iter().skip(idx + 1) {
-            if n.parent == idx {
-                own.extend_from_slice(&buf[at..n.open]);
-                own.push(b' ');
-                at = n.close + 1;
-            }
-        }
-        own.extend_from_slice(&buf[at..node.close.min(buf.len())]);
-        let out = own.clone();
-        self.legacy.own = own;
-        out
+        self.legacy_concurrent(&own[..tl], &own[tl..], &st)
     }
 
     fn legacy_event(
@@ -620,7 +651,7 @@ impl Parser {
             },
             b"Times" | b"G1Ergonomics" => LineClass::Ignored,
             b"" => self.legacy_g1_heap_detail(rest),
-            _ if title.starts_with(b"GC concurrent-") || title.starts_with(b"CMS-concurrent-") => {
+            _ if is_concurrent_title(title) => {
                 self.legacy_concurrent(title, rest, st)
             }
             _ if title.starts_with(b"Pause") || title.starts_with(b"Concurrent") => {
@@ -670,21 +701,21 @@ impl Parser {
         let full = title.starts_with(b"Full");
         let mut kind: &[u8] = if full { b"full" } else { b"young" };
         let mut modifiers: Vec<Vec<u8>> = Vec::new();
-        let mut spaces: Vec<(Space, Change)> = Vec::new();
+        let mut spaces: Vec<(Space, Change)> = Vec::with_capacity(4);
         let mut cms_phase: Option<&[u8]> = None;
         for j in (idx + 1..nodes.len()).filter(|&j| nodes[j].parent == idx) {
-            let own = self.own_text(buf, nodes, j);
+            let own = own_text(buf, nodes, j);
             let tl = title_len(&own);
             let ctitle = &own[..tl];
             let crest = &own[tl..];
-            if ctitle == b"1 CMS-initial-mark" {
+            if ctitle == b"1 CMS-initial-mark" || ctitle == b"1 ASCMS-initial-mark" {
                 cms_phase = Some(b"initial-mark");
                 if let Some(c) = occupancy(crest) {
                     spaces.push((Space::Old, c));
                 }
                 continue;
             }
-            if ctitle == b"1 CMS-remark" {
+            if ctitle == b"1 CMS-remark" || ctitle == b"1 ASCMS-remark" {
                 cms_phase = Some(b"remark");
                 if let Some(c) = occupancy(crest) {
                     spaces.push((Space::Old, c));
@@ -721,7 +752,8 @@ impl Parser {
         let Some(pause) = last_duration_ms(body) else {
             return if heap.is_some() { LineClass::UnknownGc } else { LineClass::Ignored };
         };
-        let mut phase = title.to_vec();
+        let mut phase = Vec::with_capacity(48);
+        phase.extend_from_slice(title);
         for m in &modifiers {
             phase.extend_from_slice(b" (");
             phase.extend_from_slice(m);
@@ -890,7 +922,7 @@ impl Parser {
     /// `[CMS-concurrent-mark: 0.006/0.006 secs]` and G1 `[GC concurrent-mark-end, 0.0123 secs]`.
     fn legacy_concurrent(&mut self, title: &[u8], rest: &[u8], st: &Stamp) -> LineClass {
         let g1 = title.starts_with(b"GC ");
-        let name = if g1 { &title[3..] } else { &title[4..] };
+        let name = if g1 { &title[3..] } else { &title[memchr::memchr(b'-', title).map_or(0, |p| p + 1)..] };
         if name.ends_with(b"-start") || name.ends_with(b"-abort") || name.ends_with(b"-reset-for-overflow") {
             if g1 && name == b"concurrent-mark-start" || name == b"concurrent-root-region-scan-start" {
                 self.set_collector("G1");
@@ -964,6 +996,11 @@ impl Parser {
         };
         let mut e = Event::new(category, &named.kind);
         self.stamped_event(&mut e, st);
+        // The stamp of "[Pause ..., 3.341 ms]" is printed when the phase ends.
+        e.uptime_s -= ms / 1000.0;
+        if e.wall_ms != NULL_I64 {
+            e.wall_ms -= ms.round() as i64;
+        }
         e.gc_id = id;
         e.phase = &named.phase;
         e.cause = &named.cause;
@@ -1005,6 +1042,27 @@ fn first_record_bracket(line: &[u8]) -> Option<usize> {
     None
 }
 
+/// The node's own text: its content with nested nodes removed (borrowed when it has none).
+fn own_text<'a>(buf: &'a [u8], nodes: &[Node], idx: usize) -> Cow<'a, [u8]> {
+    let node = nodes[idx];
+    let end = node.close.min(buf.len());
+    let mut children = nodes[idx + 1..].iter().take_while(|n| n.open < end).filter(|n| n.parent == idx).peekable();
+    if children.peek().is_none() {
+        return Cow::Borrowed(&buf[node.open + 1..end]);
+    }
+    let mut own = Vec::with_capacity(end - node.open);
+    let mut at = node.open + 1;
+    for n in children {
+        own.extend_from_slice(&buf[at..n.open]);
+        own.push(b' ');
+        at = n.close + 1;
+    }
+    if at < end {
+        own.extend_from_slice(&buf[at..end]);
+    }
+    Cow::Owned(own)
+}
+
 /// Where the plain text before the bracket at `open` starts (after the previous bracket).
 fn text_start_before(buf: &[u8], open: usize) -> usize {
     buf[..open].iter().rposition(|&c| c == b'[' || c == b']').map_or(0, |p| p + 1)
@@ -1037,42 +1095,31 @@ fn skip_stamps(mut t: &[u8]) -> &[u8] {
 }
 
 fn bracket_depth(line: &[u8]) -> i32 {
-    let mut d = 0i32;
-    for &c in line {
-        if c == b'[' {
-            d += 1;
-        } else if c == b']' {
-            d -= 1;
-        }
-    }
-    d
+    memchr::memchr2_iter(b'[', b']', line).map(|i| if line[i] == b'[' { 1 } else { -1 }).sum()
 }
 
 /// Builds the bracket tree of a record; unmatched closing brackets are ignored.
 fn build_tree(buf: &[u8], nodes: &mut Vec<Node>) {
     nodes.clear();
     let mut stack: Vec<usize> = Vec::with_capacity(8);
-    for (i, &c) in buf.iter().enumerate() {
-        if c == b'[' {
+    for i in memchr::memchr2_iter(b'[', b']', buf) {
+        if buf[i] == b'[' {
             let parent = stack.last().copied().unwrap_or(usize::MAX);
             nodes.push(Node { open: i, close: buf.len(), parent });
             stack.push(nodes.len() - 1);
-        } else if c == b']' {
-            if let Some(n) = stack.pop() {
-                nodes[n].close = i;
-            }
+        } else if let Some(n) = stack.pop() {
+            nodes[n].close = i;
         }
     }
 }
 
 /// `PSYoungGen      total 76800K, used 41007K [0x...` and friends: the heap printed at exit or around GCs.
 fn is_heap_print(t: &[u8]) -> bool {
-    let has = |n: &[u8]| memchr::memmem::find(t, n).is_some();
-    has(b" total ") && has(b"used ") && has(b"[0x")
+    find_short(t, b"[0x").is_some() && find_short(t, b" total ").is_some() && find_short(t, b"used ").is_some()
 }
 
 fn looks_like_legacy_gc(line: &[u8]) -> bool {
-    let has = |n: &[u8]| memchr::memmem::find(line, n).is_some();
+    let has = |n: &[u8]| find_short(line, n).is_some();
     (has(b"K->") || has(b"M->")) && (has(b" secs") || has(b"ms"))
 }
 
@@ -1111,7 +1158,7 @@ mod tests {
 
     fn parse(text: &str) -> Parser {
         let mut p = Parser::new();
-        p.parse_reader(text.as_bytes()).unwrap();
+        p.parse_reader(&mut text.as_bytes()).unwrap();
         p.finish();
         p
     }

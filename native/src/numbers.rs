@@ -127,11 +127,24 @@ pub fn parse_change(s: &[u8]) -> Option<(Change, usize)> {
     Some((c, i))
 }
 
+/// Offset of the first `needle` in `hay`, for short needles: memchr on the first byte, then compare.
+/// Cheaper than building a `memmem::Finder` per call on the hot path.
+pub fn find_short(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&first, rest) = needle.split_first()?;
+    memchr::memchr_iter(first, hay).find(|&i| hay[i + 1..].starts_with(rest))
+}
+
 /// Finds the first `A->B(C)` figure in `s` (scanning for `->`). Returns it and its end offset.
 pub fn find_change(s: &[u8]) -> Option<(Change, usize)> {
+    // '>' is rare in logs (dates are full of '-'): look for it, then check the '-' before it.
     let mut from = 0;
-    while let Some(p) = memchr::memmem::find(&s[from..], b"->") {
-        let arrow = from + p;
+    while let Some(p) = memchr::memchr(b'>', &s[from..]) {
+        let gt = from + p;
+        if gt == 0 || s[gt - 1] != b'-' {
+            from = gt + 1;
+            continue;
+        }
+        let arrow = gt - 1;
         // Walk back over the "before" token: digits, '.', ',', unit letters, '(', ')', '%', ' ' (as in "18921 K").
         let mut start = arrow;
         while start > 0 {

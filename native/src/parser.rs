@@ -2,7 +2,6 @@
 //! and keeps the state shared by both (time, collector, GC ids, diagnostics).
 
 use std::collections::HashMap;
-use std::io::BufRead;
 
 use crate::columns::{Columns, Event, Space, NULL_I64};
 use crate::decorators;
@@ -61,6 +60,9 @@ pub struct Parser {
     pub line_wall_ms: i64,
     last_line_time_s: f64,
     first_wall_ms: Option<i64>,
+    layout: decorators::Layout,
+    /// The last unified-logging pause row (to spot a pause printed inside the next one).
+    pub last_pause_row: Option<usize>,
 }
 
 pub const COLLECTOR_UNKNOWN: &str = "unknown";
@@ -86,39 +88,62 @@ impl Parser {
             line_wall_ms: NULL_I64,
             last_line_time_s: f64::NEG_INFINITY,
             first_wall_ms: None,
+            layout: decorators::Layout::default(),
+            last_pause_row: None,
         }
     }
 
-    /// Parses every line of `reader` as part of the current source.
-    pub fn parse_reader<R: BufRead>(&mut self, mut reader: R) -> std::io::Result<()> {
-        let mut buf = Vec::with_capacity(1024);
+    /// Parses every line of `reader` as part of the current source. Lines are cut out of 1 MiB chunks in
+    /// place (no copy per line); memory stays bounded whatever the size of the input.
+    pub fn parse_reader<R: std::io::Read + ?Sized>(&mut self, reader: &mut R) -> std::io::Result<()> {
+        const CHUNK: usize = 1 << 20;
+        let mut buf: Vec<u8> = vec![0; CHUNK];
+        let mut filled = 0; // bytes of buf in use (a partial line carried over, then new data)
         loop {
-            buf.clear();
-            let n = match reader.read_until(b'\n', &mut buf) {
+            if filled == buf.len() {
+                buf.resize(buf.len() * 2, 0); // a single line longer than the buffer
+            }
+            let n = match reader.read(&mut buf[filled..]) {
                 Ok(n) => n,
-                Err(e) if e.kind() != std::io::ErrorKind::Interrupted => {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.kind() == std::io::ErrorKind::PermissionDenied => {
+                    return Err(e)
+                }
+                Err(e) => {
                     // Corrupted or truncated compressed data: keep what was read, say where it stopped.
                     self.diag.warn(format!(
                         "input is corrupted or truncated after {} bytes ({}); events up to there are kept",
-                        self.diag.bytes_read, e
+                        self.diag.bytes_read + filled as u64,
+                        e
                     ));
                     self.diag.truncated = true;
-                    if !buf.is_empty() {
-                        self.parse_line(&buf.clone());
-                    }
-                    break;
+                    0
                 }
-                Err(e) => return Err(e),
             };
             if n == 0 {
+                if filled > 0 {
+                    self.diag.bytes_read += filled as u64;
+                    self.parse_line(trim_newline(&buf[..filled]));
+                }
                 break;
             }
-            self.diag.bytes_read += n as u64;
-            let mut end = buf.len();
-            while end > 0 && (buf[end - 1] == b'\n' || buf[end - 1] == b'\r') {
-                end -= 1;
+            let data_end = filled + n;
+            let mut line_start = 0;
+            for nl in memchr::memchr_iter(b'\n', &buf[filled..data_end]) {
+                let end = filled + nl;
+                self.parse_line(trim_newline(&buf[line_start..end]));
+                line_start = end + 1;
             }
-            self.parse_line(&buf[..end]);
+            self.diag.bytes_read += line_start as u64;
+            buf.copy_within(line_start..data_end, 0);
+            filled = data_end - line_start;
+            if self.diag.truncated {
+                if filled > 0 {
+                    self.diag.bytes_read += filled as u64;
+                    self.parse_line(trim_newline(&buf[..filled]));
+                }
+                break;
+            }
         }
         self.end_of_source();
         Ok(())
@@ -130,7 +155,15 @@ impl Parser {
             self.diag.count(LineClass::Ignored, line);
             return;
         }
-        let class = match decorators::parse(line) {
+        let decorated = match self.layout.parse(line, self.fmt.decorators) {
+            Some(d) => Some(d),
+            None if line[0] == b'[' => decorators::parse(line).map(|(d, layout)| {
+                self.layout = layout;
+                d
+            }),
+            None => None,
+        };
+        let class = match decorated {
             Some(d) => {
                 self.fmt.unified_lines += 1;
                 self.fmt.decorators |= d.seen;
@@ -230,6 +263,10 @@ impl Parser {
         let collector = self.collector();
         let row = self.cols.push(&e, collector.as_bytes(), self.source);
         if e.gc_id != NULL_I64 && e.category != crate::columns::CAT_SAFEPOINT {
+            if self.pending.len() > 256 {
+                let keep_from = e.gc_id - 128;
+                self.pending.retain(|k, _| *k >= keep_from);
+            }
             let region = self.fmt.region_size_bytes;
             let p = self.pending.entry(e.gc_id).or_default();
             let taken = std::mem::take(p);
@@ -322,4 +359,11 @@ impl Parser {
             self.diag.warn("no GC log lines found".to_string());
         }
     }
+}
+
+fn trim_newline(mut line: &[u8]) -> &[u8] {
+    while let [rest @ .., b'\r' | b'\n'] = line {
+        line = rest;
+    }
+    line
 }

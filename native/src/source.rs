@@ -4,10 +4,15 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 
+
 const BUFFER: usize = 1 << 20;
 
 /// Opens `path` (or the entry `entry` of the zip archive at `path`) and calls `f` with a buffered reader.
-pub fn with_reader<T>(path: &str, entry: Option<&str>, f: impl FnOnce(&mut dyn BufRead) -> io::Result<T>) -> io::Result<T> {
+pub fn with_reader<T>(
+    path: &str,
+    entry: Option<&str>,
+    f: impl FnOnce(&mut dyn BufRead) -> io::Result<T>,
+) -> io::Result<T> {
     let file = File::open(path)?;
     match entry {
         Some(name) => {

@@ -4,7 +4,9 @@
 use crate::columns::{Event, Space, CAT_CONCURRENT, CAT_CYCLE, CAT_PAUSE, CAT_SAFEPOINT, NULL_I64};
 use crate::diagnostics::LineClass;
 use crate::names;
-use crate::numbers::{parse_change, parse_decimal, parse_duration_ms, parse_int, parse_size, split_last_token, Change};
+use crate::numbers::{
+    find_change, find_short, parse_change, parse_decimal, parse_duration_ms, parse_int, parse_size, split_last_token, Change,
+};
 use crate::parser::Parser;
 
 /// `Using G1` and friends, as printed at start-up.
@@ -27,6 +29,7 @@ const SPACES: &[(&[u8], Space, &str)] = &[
     (b"PSOldGen: ", Space::Old, "Parallel"),
     (b"ParNew: ", Space::Young, "CMS"),
     (b"CMS: ", Space::Old, "CMS"),
+    (b"Old: ", Space::Old, ""), // CMS: the old generation at the end of a concurrent cycle
     (b"Metaspace: ", Space::Metaspace, ""),
 ];
 
@@ -69,10 +72,20 @@ fn split_tail(body: &[u8], seconds_ok: bool) -> Option<(&[u8], Option<Change>, f
 
 /// A message that did not match any rule but looks like an event: a heap change and a duration at the end.
 fn looks_like_gc_data(body: &[u8]) -> bool {
-    let has = |needle: &[u8]| memchr::memmem::find(body, needle).is_some();
+    if !body.last().is_some_and(|&c| c == b's') {
+        return false;
+    }
     let (_, last) = split_last_token(body);
-    let ends_in_duration = parse_duration_ms(last).is_some_and(|(_, n)| n == last.len()) && !last.ends_with(b"us");
-    (has(b"->") && ends_in_duration && !has(b"Generation")) || (has(b"Pause ") && ends_in_duration)
+    if !parse_duration_ms(last).is_some_and(|(_, n)| n == last.len()) || last.ends_with(b"us") {
+        return false;
+    }
+    let has = |needle: &[u8]| find_short(body, needle).is_some();
+    (has(b"->") && !has(b"Generation")) || has(b"Pause ")
+}
+
+/// A message with a heap figure (`24M->5M(256M)`) that no rule understood.
+fn has_heap_figure(body: &[u8]) -> bool {
+    find_change(body).is_some_and(|(c, _)| c.capacity.is_some()) && find_short(body, b"Generation").is_none()
 }
 
 impl Parser {
@@ -114,7 +127,7 @@ impl Parser {
         } else {
             return self.unified_init(body);
         }
-        if looks_like_gc_data(body) {
+        if looks_like_gc_data(body) || has_heap_figure(body) {
             LineClass::UnknownGc
         } else {
             LineClass::Ignored
@@ -150,7 +163,8 @@ impl Parser {
     fn unified_pause(&mut self, gc_id: Option<i64>, name_and_tail: &[u8]) -> LineClass {
         let Some((name, heap, ms)) = split_tail(name_and_tail, false) else {
             // "Pause Young (Normal) (G1 Evacuation Pause)" at gc,start: the event follows on its own line.
-            return LineClass::Ignored;
+            // With a heap figure but no readable duration, it is a damaged event line.
+            return if find_change(name_and_tail).is_some() { LineClass::UnknownGc } else { LineClass::Ignored };
         };
         if gc_id.is_none() && heap.is_none() {
             // Shenandoah's statistics table ("Pause Init Mark (G) 1234 us") and similar summaries.
@@ -167,8 +181,26 @@ impl Parser {
         if let Some(h) = heap {
             e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
         }
-        self.emit(e, true);
+        let row = self.emit(e, true);
+        self.exclude_nested_pause(row);
+        self.last_pause_row = Some(row);
         LineClass::Matched
+    }
+
+    /// JDK 9-13 Serial and CMS run a full GC inside a failed young GC's pause and print the full GC
+    /// (id N+1) before the young GC (id N) that contains it. The outer pause keeps only its own time, so
+    /// that sums over pauses count each stopped millisecond once (its `duration_ms` stays as printed).
+    fn exclude_nested_pause(&mut self, row: usize) {
+        let Some(prev) = self.last_pause_row else { return };
+        let c = &self.cols;
+        if c.gc_id[prev] != c.gc_id[row].wrapping_add(1) {
+            return;
+        }
+        let (start, end) = (c.uptime_s[row], c.uptime_s[row] + c.pause_ms[row] / 1000.0);
+        let (inner_start, inner_end) = (c.uptime_s[prev], c.uptime_s[prev] + c.pause_ms[prev] / 1000.0);
+        if inner_start + 0.0015 >= start && inner_end <= end + 0.0015 && c.pause_ms[prev] <= c.pause_ms[row] {
+            self.cols.pause_ms[row] -= self.cols.pause_ms[prev];
+        }
     }
 
     fn infer_collector_from_pause(&mut self, name: &[u8]) {
@@ -278,6 +310,10 @@ impl Parser {
 
     /// Generation sizes, G1 region counts and evacuation-failure markers for a GC id.
     fn unified_detail(&mut self, id: i64, body: &[u8]) -> Option<LineClass> {
+        // Most lines of a gc* log are phase details: leave quickly unless the first letter can match.
+        if !matches!(body.first(), Some(b'D' | b'T' | b'P' | b'C' | b'M' | b'E' | b'S' | b'O' | b'H' | b'A')) {
+            return None;
+        }
         for (prefix, space, collector) in SPACES {
             if let Some(rest) = body.strip_prefix(*prefix) {
                 let (c, _) = parse_change(rest)?;
@@ -342,7 +378,7 @@ mod tests {
 
     fn rows(text: &str) -> (Parser, Vec<Row>) {
         let mut p = Parser::new();
-        p.parse_reader(text.as_bytes()).unwrap();
+        p.parse_reader(&mut text.as_bytes()).unwrap();
         p.finish();
         let c = &p.cols;
         let cat = |codes: &[u32], vals: &[String], i: usize| match codes[i] {

@@ -11,7 +11,7 @@ fn corpus_dir() -> PathBuf {
 
 fn parse(bytes: &[u8]) -> Parser {
     let mut p = Parser::new();
-    p.parse_reader(bytes).unwrap();
+    p.parse_reader(&mut &bytes[..]).unwrap();
     p.finish();
     let d = &p.diag;
     assert_eq!(d.lines_total, d.lines_matched + d.lines_ignored + d.lines_unknown, "every line is counted once");

@@ -1,315 +1,50 @@
 """Cross-check of the GC log parser against the JVM's own JFR events (jdk.GarbageCollection).
 
-For each installed JDK 17 / 25, each collector it accepts and several -Xlog selections and decorator sets,
-GcChurn runs for a few seconds with a JFR recording and a GC log. Then, per case:
-  - the log has no unknown GC lines;
+For each installed JDK 17 / 25, each collector it accepts and several -Xlog selections and decorator sets
+(jfr_runs.py), GcChurn runs for ~3 s with a JFR recording and the GC logs. Per log:
+  - no unknown GC lines;
   - every JFR gcId is a gc_id of the event table;
-  - per gc id, the sum of pause_ms of the `pause` rows matches JFR's sumOfPauses (the sum over the JFR
-    events of that id) within max(0.05 ms, 1%) for at least 90% of the collections, differences
-    explained in KNOWN_DIFFERENCES aside.
-
-JVM runs are cached in build/jfr-logs/<case>-<hash>/ (the hash covers the command line, the JDK and the
-workload's class file), so a re-run only parses. Without pytest-xdist the missing cases are generated
-up front, two JVMs at a time; under xdist each test generates its own case (a file lock keeps workers
-from running a case twice).
+  - per gc id, the sum of pause_ms of the `pause` rows matches JFR's sumOfPauses (summed over the JFR
+    events of that id) within max(0.05 ms, 1%) for at least 90% of the collections, the differences
+    explained in KNOWN_DIFFERENCES aside;
+  - uptimes lie within the run;
+and the logs of one JVM, whatever their decorators, give the same pauses.
 """
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
-import json
-import os
-import re
-import subprocess
 import warnings
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 
-import jvmlab
 import polars as pl
 import pytest
-from jvmlab.demo import WORKLOAD_CLASS, classes_dir
-from jvmlab.errors import JvmLabError
-from jvmlab.jdk import Jdk, installed_jdks
-from jvmlab.jdk.launch import run_jvm, xlog_file_option
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-CACHE_DIR = REPO_ROOT / "build" / "jfr-logs"
-JDK_MAJORS = (17, 25)
-PARALLEL_JVMS = 2
-JVM_TIMEOUT_S = 90
-JFR_PRINT_TIMEOUT_S = 60
-HEAP_FLAGS = ("-Xmx256m", "-XX:MetaspaceSize=16m")
-# ~3 s of churn with humongous arrays, metaspace growth (Metadata GC Threshold) and one System.gc().
-WORKLOAD_ARGS = (
-    "--duration-s=3",
-    "--rate-mb-s=300",
-    "--live-mb=32",
-    "--humongous=0.02",
-    "--classes-per-s=400",
-    "--system-gc-s=2",
+from jfr_runs import (
+    G1,
+    LOG_CONFIGS,
+    PARALLEL,
+    SERIAL,
+    SHENANDOAH,
+    SHENANDOAH_GEN,
+    ZGC,
+    Case,
+    Collector,
+    JfrGc,
+    Loaded,
+    LogGc,
+    RunFailed,
+    all_cases,
+    load_case,
+    log_pauses,
 )
-PAUSE_TOLERANCE_MS = 0.05  # the log prints pauses to 0.001 ms; JFR's timer and the log's differ slightly
+
+PAUSE_TOLERANCE_MS = 0.05  # the log prints pauses to 0.001 ms; the two timers differ by a few us
 PAUSE_TOLERANCE_FRACTION = 0.01
 MIN_AGREEMENT = 0.9
-
-
-@dataclass(frozen=True)
-class Collector:
-    name: str
-    flags: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class LogConfig:
-    label: str
-    selection: str
-    decorators: str
-
-
-SERIAL = Collector("serial", ("-XX:+UseSerialGC",))
-PARALLEL = Collector("parallel", ("-XX:+UseParallelGC",))
-G1 = Collector("g1", ("-XX:+UseG1GC",))
-ZGC = Collector("zgc", ("-XX:+UseZGC",))  # JDK 25: generational only
-SHENANDOAH = Collector("shenandoah", ("-XX:+UseShenandoahGC",))
-SHENANDOAH_GEN = Collector(
-    "shenandoah-gen",
-    ("-XX:+UseShenandoahGC", "-XX:+UnlockExperimentalVMOptions", "-XX:ShenandoahGCMode=generational"),
-)
-COLLECTORS = {
-    17: (SERIAL, PARALLEL, G1, ZGC, SHENANDOAH),
-    25: (SERIAL, PARALLEL, G1, ZGC, SHENANDOAH, SHENANDOAH_GEN),
-}
-LOG_CONFIGS = (
-    LogConfig("all-uptime-level-tags", "gc*,safepoint", "uptime,level,tags"),
-    LogConfig("gc-time-uptime", "gc", "time,uptime"),
-    LogConfig("gcstar-utc-millis-pid-tid", "gc*", "utctime,uptimemillis,pid,tid,level,tags"),
-    LogConfig("gc-heapdebug-nanos", "gc,gc+heap=debug", "uptimenanos"),
-)
-
-
-@dataclass(frozen=True)
-class Case:
-    jdk: Jdk
-    collector: Collector
-    log: LogConfig
-
-    @property
-    def id(self) -> str:
-        return f"jdk{self.jdk.major}-{self.collector.name}-{self.log.label}"
-
-    def argv(self, out_dir: Path, classpath: Path) -> list[str]:
-        jfr = f"-XX:StartFlightRecording=filename={out_dir / 'rec.jfr'}"
-        xlog = xlog_file_option(self.log.selection, out_dir / "gc.log", self.log.decorators)
-        workload = ["-cp", str(classpath), WORKLOAD_CLASS, *WORKLOAD_ARGS]
-        return [str(self.jdk.java), *HEAP_FLAGS, *self.collector.flags, jfr, xlog, *workload]
-
-    def cache_dir(self, classpath: Path) -> Path:
-        class_file = classpath / (WORKLOAD_CLASS.replace(".", "/") + ".class")
-        key = hashlib.sha256()
-        key.update(self.jdk.version.encode())
-        key.update("\0".join(self.argv(Path("OUT"), Path("CP"))[1:]).encode())
-        key.update(class_file.read_bytes())
-        return CACHE_DIR / f"{self.id}-{key.hexdigest()[:10]}"
-
-
-# ---- the case matrix ---------------------------------------------------------------------------------
-
-
-@cache
-def accepts(java: Path, flags: tuple[str, ...]) -> bool:
-    """Whether this JVM starts with these flags (e.g. a build without Shenandoah refuses it)."""
-    try:
-        done = subprocess.run([str(java), *flags, "-version"], capture_output=True, timeout=JVM_TIMEOUT_S)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0
-
-
-def jdks_under_test() -> list[Jdk]:
-    by_major: dict[int, Jdk] = {}
-    for jdk in installed_jdks():
-        if jdk.major in JDK_MAJORS and jdk.has_jfr:
-            by_major.setdefault(jdk.major, jdk)
-    return [by_major[m] for m in sorted(by_major)]
-
-
-def all_cases() -> list[Case]:
-    cases = []
-    for jdk in jdks_under_test():
-        for collector in COLLECTORS[jdk.major]:
-            if accepts(jdk.java, collector.flags):
-                cases.extend(Case(jdk, collector, log) for log in LOG_CONFIGS)
-    return cases
-
+MIN_JFR_COLLECTIONS = 5
 
 CASES = all_cases()
-
-
-# ---- running a case (cached) ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CaseFiles:
-    dir: Path
-
-    @property
-    def log(self) -> Path:
-        return self.dir / "gc.log"
-
-    @property
-    def jfr_json(self) -> Path:
-        return self.dir / "gc-events.json"
-
-    @property
-    def run_record(self) -> Path:
-        return self.dir / "run.json"
-
-
-@contextmanager
-def case_lock(case_dir: Path) -> Iterator[None]:
-    """An exclusive lock per case, across threads and xdist workers."""
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    with open(case_dir.with_name(case_dir.name + ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-
-
-def run_case(case: Case, files: CaseFiles, classpath: Path) -> None:
-    """Runs the JVM, then `jfr print` of its GarbageCollection events; run.json is written last."""
-    files.dir.mkdir(parents=True, exist_ok=True)
-    for stale in files.dir.iterdir():
-        stale.unlink()
-    with open(files.dir / "stdout.txt", "wb") as out:
-        run = run_jvm(case.argv(files.dir, classpath), timeout_s=JVM_TIMEOUT_S, stdout=out)
-    record = {"argv": run.argv, "returncode": run.returncode, "timed_out": run.timed_out,
-              "elapsed_s": round(run.elapsed_s, 3), "jfr_print_error": None}  # fmt: skip
-    if run.ok:
-        record["jfr_print_error"] = print_jfr_events(case.jdk, files)
-    files.run_record.write_text(json.dumps(record, indent=1))
-
-
-def print_jfr_events(jdk: Jdk, files: CaseFiles) -> str | None:
-    """`jfr print --json --events jdk.GarbageCollection` into gc-events.json; the error text if it fails."""
-    argv = [str(jdk.jfr), "print", "--json", "--events", "jdk.GarbageCollection", str(files.dir / "rec.jfr")]
-    try:
-        done = subprocess.run(argv, capture_output=True, timeout=JFR_PRINT_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        return f"timed out after {JFR_PRINT_TIMEOUT_S} s"
-    if done.returncode != 0:
-        return done.stderr.decode(errors="replace")[-2000:]
-    files.jfr_json.write_bytes(done.stdout)
-    return None
-
-
-def generate(case: Case) -> CaseFiles:
-    """The files of a case, running it unless a complete earlier run is cached."""
-    classpath = classes_dir()
-    files = CaseFiles(case.cache_dir(classpath))
-    with case_lock(files.dir):
-        if not files.run_record.is_file():
-            run_case(case, files, classpath)
-    return files
-
-
-@pytest.fixture(scope="session")
-def prefetched(request: pytest.FixtureRequest) -> None:
-    """Without xdist: generates the selected cases up front, PARALLEL_JVMS at a time."""
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        return  # each test generates its own case; xdist spreads them over the workers
-    selected = {item.callspec.params["case"] for item in request.session.items
-                if hasattr(item, "callspec") and "case" in item.callspec.params}  # fmt: skip
-    try:
-        with ThreadPoolExecutor(PARALLEL_JVMS) as pool:
-            list(pool.map(generate, sorted(selected, key=lambda c: c.id)))
-    except JvmLabError as e:
-        pytest.fail(str(e))
-
-
-# ---- reading a case ------------------------------------------------------------------------------------
-
-_ISO_DURATION = re.compile(r"^(-)?PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?$")
-
-
-def duration_ms(value: str | float) -> float:
-    """A `jfr print --json` duration ("PT0.005856331S", "PT1M2.5S", "PT0S"; plain numbers are ns) in ms."""
-    if isinstance(value, int | float):
-        return value / 1e6
-    m = _ISO_DURATION.match(value)
-    if m is None:
-        raise ValueError(f"unexpected JFR duration {value!r}")
-    sign, hours, minutes, seconds = m.groups()
-    total_s = int(hours or 0) * 3600 + int(minutes or 0) * 60 + float(seconds or 0)
-    return (-1 if sign else 1) * total_s * 1000
-
-
-@dataclass(frozen=True)
-class JfrGc:
-    """The jdk.GarbageCollection events of one gcId (generational Shenandoah can emit two per id)."""
-
-    gc_id: int
-    names: tuple[str, ...]
-    causes: tuple[str, ...]
-    sum_of_pauses_ms: float
-
-
-def read_jfr_gcs(path: Path) -> dict[int, JfrGc]:
-    events = [e["values"] for e in json.loads(path.read_bytes())["recording"]["events"]]
-    by_id: dict[int, JfrGc] = {}
-    for v in events:
-        gc_id = int(v["gcId"])
-        prev = by_id.get(gc_id, JfrGc(gc_id, (), (), 0.0))
-        by_id[gc_id] = JfrGc(gc_id, prev.names + (v["name"],), prev.causes + (str(v.get("cause")),),
-                             prev.sum_of_pauses_ms + duration_ms(v["sumOfPauses"]))  # fmt: skip
-    return by_id
-
-
-@dataclass(frozen=True)
-class LogGc:
-    """The pause rows of one gc id in the event table."""
-
-    gc_id: int
-    pause_ms: float
-    pauses: int
-    phases: tuple[str, ...]
-
-
-def log_pauses(events: pl.DataFrame) -> dict[int, LogGc]:
-    pauses = (
-        events.filter(pl.col("category") == "pause", pl.col("gc_id").is_not_null())
-        .group_by("gc_id")
-        .agg(pl.col("pause_ms").sum(), pl.len().alias("n"), pl.col("phase").cast(pl.String))
-    )
-    return {r["gc_id"]: LogGc(r["gc_id"], r["pause_ms"], r["n"], tuple(r["phase"]))
-            for r in pauses.iter_rows(named=True)}  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Loaded:
-    case: Case
-    files: CaseFiles
-    log: jvmlab.gclog.GcLog
-    jfr: dict[int, JfrGc]
-
-
-@cache
-def load_case(case: Case) -> Loaded:
-    files = generate(case)
-    record = json.loads(files.run_record.read_text())
-    if record["returncode"] != 0 or record["timed_out"]:
-        tail = (files.dir / "stdout.txt").read_text(errors="replace")[-2000:]
-        pytest.fail(f"{case.id}: the JVM failed ({record}); output:\n{tail}")
-    if record["jfr_print_error"]:
-        pytest.fail(f"{case.id}: jfr print failed: {record['jfr_print_error']}")
-    return Loaded(case, files, jvmlab.gclog.load(files.log), read_jfr_gcs(files.jfr_json))
+Explains = Callable[[Case, JfrGc, LogGc | None], bool]
 
 
 # ---- legitimate differences between the log and JFR ----------------------------------------------------
@@ -317,57 +52,81 @@ def load_case(case: Case) -> Loaded:
 
 @dataclass(frozen=True)
 class KnownDifference:
-    """A documented reason why a log's pause sum may differ from JFR's; `explains` bounds the difference."""
+    """A documented reason why a log's pause sum differs from JFR's; `explains` bounds the difference."""
 
     name: str
-    reason: str
-    explains: Callable[[Case, JfrGc, LogGc | None], bool]
+    explains: Explains
+
+
+def _excess_ms(jfr: JfrGc, log: LogGc | None) -> float:
+    return (log.pause_ms if log else 0.0) - jfr.sum_of_pauses_ms
+
+
+def _log_scope_wider(collector: Collector, max_excess_per_pause_ms: float) -> Explains:
+    """The log's pause timer encloses JFR's: the log is longer, by at most the bound per pause line or,
+    when JFR has it, by no more than the enclosing safepoint VM operation (jdk.ExecuteVMOperation) lasted."""
+
+    def explains(case: Case, jfr: JfrGc, log: LogGc | None) -> bool:
+        if case.run.collector is not collector or log is None:
+            return False
+        excess_ms = _excess_ms(jfr, log)
+        op_ms = jfr.vm_operation_ms
+        within_op = op_ms is not None and log.pause_ms <= op_ms + PAUSE_TOLERANCE_MS
+        return excess_ms >= 0 and (excess_ms <= max_excess_per_pause_ms * log.pauses or within_op)
+
+    return explains
+
+
+def _jfr_scope_wider(collector: Collector, max_shortfall_ms: float) -> Explains:
+    """JFR's pause timer encloses the log's: the log is shorter by at most the bound."""
+
+    def explains(case: Case, jfr: JfrGc, log: LogGc | None) -> bool:
+        if case.run.collector is not collector or log is None:
+            return False
+        return -max_shortfall_ms <= _excess_ms(jfr, log) <= 0
+
+    return explains
 
 
 def _zgc_pauses_not_selected(case: Case, jfr: JfrGc, log: LogGc | None) -> bool:
-    return case.collector is ZGC and "gc*" not in case.log.selection and log is None
+    return case.run.collector is ZGC and not case.log.logs_zgc_pauses and log is None
 
 
-def _shenandoah_pause_scope(case: Case, jfr: JfrGc, log: LogGc | None) -> bool:
-    if case.collector not in (SHENANDOAH, SHENANDOAH_GEN) or log is None:
-        return False
-    excess_ms = log.pause_ms - jfr.sum_of_pauses_ms
-    return 0 <= excess_ms <= SHENANDOAH_EXCESS_PER_PAUSE_MS * log.pauses
-
-
-SHENANDOAH_EXCESS_PER_PAUSE_MS = 0.1
+# Measured on JDK 17.0.15 and 25.0.3 (2 cores, two JVMs at a time): log - JFR per gc id is
+# Serial +0.07..+0.24 ms, Parallel -0.05..-0.20 ms, G1 +0.01..+0.14 ms, Shenandoah +0.00..+0.06 ms per
+# pause, ZGC within 0.001 ms. The bounds below leave about 2x headroom; a larger difference is listed.
+# A few Serial young pauses per run are 0.5-37 ms longer in the log than in JFR, also with one JVM at
+# a time: the VM thread stalls in the part only the log times (between two heap-printing lines in one
+# case), so these are accepted while the log's pause fits in the safepoint's VM operation.
 KNOWN_DIFFERENCES = (
     # ZGC logs its pauses (Pause Mark Start/End, Relocate Start) at gc+phases: a selection without gc*
     # has the collection lines but no pause lines, so the table has no pause rows for these ids.
-    KnownDifference(
-        "zgc-pauses-not-selected",
-        "ZGC pause lines are tagged gc+phases, not in the selection",
-        _zgc_pauses_not_selected,
-    ),
-    # Shenandoah times each pause in the log around the whole VM operation (ShenandoahGCPauseMark plus
-    # the GCTraceTime of the operation), while JFR's pause timer covers only the inner phase: every pause
-    # line is 0.01-0.06 ms longer than JFR's jdk.GCPhasePause of the same name (e.g. JDK 17
-    # "Pause Final Mark (unload classes) 0.185ms" vs JFR 0.142 ms). Tiny pauses make this exceed 1%.
-    KnownDifference(
-        "shenandoah-pause-scope",
-        f"Shenandoah log pauses include up to {SHENANDOAH_EXCESS_PER_PAUSE_MS} ms of VM-operation time "
-        "outside JFR's pause timer",
-        _shenandoah_pause_scope,
-    ),
+    KnownDifference("zgc-pauses-not-selected", _zgc_pauses_not_selected),
+    # Serial: GCTraceTime "Pause Young"/"Pause Full" (GenCollectedHeap::do_collection in 17,
+    # SerialHeap::do_young_collection in 25) wraps print_heap_before_gc, gc_prologue/epilogue, the heap
+    # change printing and memory-pool tracking; JFR's STWGCTimer only runs inside the generation's collect().
+    KnownDifference("serial-log-scope-wider", _log_scope_wider(SERIAL, 0.5)),
+    # Parallel: PSScavenge/PSParallelCompact call _gc_timer.register_gc_start() before print_heap_before_gc
+    # and TLAB retirement, and register_gc_end() after the GCTraceTime "Pause Young" scope has closed.
+    KnownDifference("parallel-jfr-scope-wider", _jfr_scope_wider(PARALLEL, 0.5)),
+    # G1: the log's GCTraceTime of the young/full pause starts before and ends after JFR's timer
+    # (heap printing, region-attribute setup, policy records).
+    KnownDifference("g1-log-scope-wider", _log_scope_wider(G1, 0.3)),
+    # Shenandoah: each pause line times the whole VM operation (ShenandoahGCPauseMark and the
+    # operation's GCTraceTime) while JFR's jdk.GCPhasePause covers the inner phase, e.g. JDK 17
+    # "Pause Final Mark (unload classes) 0.185ms" against JFR 0.142 ms; tiny pauses make this exceed 1%.
+    KnownDifference("shenandoah-log-scope-wider", _log_scope_wider(SHENANDOAH, 0.1)),
+    KnownDifference("shenandoah-gen-log-scope-wider", _log_scope_wider(SHENANDOAH_GEN, 0.1)),
 )
 
 
 def agrees(jfr: JfrGc, log: LogGc | None) -> bool:
-    logged_ms = log.pause_ms if log else 0.0
     tolerance_ms = max(PAUSE_TOLERANCE_MS, PAUSE_TOLERANCE_FRACTION * jfr.sum_of_pauses_ms)
-    return abs(logged_ms - jfr.sum_of_pauses_ms) <= tolerance_ms
+    return abs(_excess_ms(jfr, log)) <= tolerance_ms
 
 
-def explanation(case: Case, jfr: JfrGc, log: LogGc | None) -> str | None:
-    for known in KNOWN_DIFFERENCES:
-        if known.explains(case, jfr, log):
-            return known.name
-    return None
+def explained(case: Case, jfr: JfrGc, log: LogGc | None) -> bool:
+    return any(known.explains(case, jfr, log) for known in KNOWN_DIFFERENCES)
 
 
 def describe(jfr: JfrGc, log: LogGc | None) -> str:
@@ -376,44 +135,153 @@ def describe(jfr: JfrGc, log: LogGc | None) -> str:
             f"JFR sumOfPauses {jfr.sum_of_pauses_ms:.3f} ms, log {logged}")  # fmt: skip
 
 
-# ---- the tests -----------------------------------------------------------------------------------------
+# ---- parser gaps found by these tests: xfail until the parser handles them ------------------------------
+
+
+@dataclass(frozen=True)
+class ParserGap:
+    check: str  # the test it breaks: ids, pauses, unknown, uptime, same-pauses, decorators
+    applies: Callable[[Case], bool]
+    reason: str
+
+
+PARSER_GAPS = (
+    ParserGap(
+        "ids",
+        lambda c: c.run.collector is SHENANDOAH_GEN,
+        "parser gap: generational Shenandoah 'GC(4) Coalescing and filling (Old) 0.640ms' is a "
+        "collection of its own in JFR (sumOfPauses 0) but produces no row",
+    ),
+    ParserGap(
+        "same-pauses",
+        lambda c: c.run.collector is ZGC and c.run.jdk.major == 17 and "=debug" in c.log.selection,
+        "parser gap: JDK 17 ZGC's debug sub-phase 'GC(5) Pause Mark Try Complete (ZWorker#0) 0.007ms' "
+        "(gc,phases debug, inside Pause Mark End) becomes a pause row of its own (pause-other)",
+    ),
+    ParserGap(
+        "uptime",
+        lambda c: "timenanos" in c.log.decorators.split(","),
+        "parser gap: the timenanos decorator ([1716431399367ns], monotonic clock) is read as "
+        "uptimenanos, so uptime_s is the machine's uptime",
+    ),
+    ParserGap(
+        "decorators",
+        lambda c: "timenanos" in c.log.decorators.split(","),
+        "parser gap: timenanos is reported as uptimenanos",
+    ),
+    ParserGap(
+        "decorators",
+        lambda c: "tid" in c.log.decorators.split(",") and "pid" not in c.log.decorators.split(","),
+        "parser gap: a lone tid decorator is reported as pid (tid changes from line to line, pid does not)",
+    ),
+    ParserGap(
+        "decorators",
+        lambda c: bool({"time", "utctime"} & set(c.log.decorators.split(","))),
+        "parser gap: one date decorator with offset +0000 is reported as both time and utctime",
+    ),
+)
+
+
+def params(check: str) -> list:
+    def marks(case: Case) -> list[pytest.MarkDecorator]:
+        gaps = [g for g in PARSER_GAPS if g.check == check and g.applies(case)]
+        return [pytest.mark.xfail(strict=False, reason=g.reason) for g in gaps]
+
+    return [pytest.param(c, id=c.id, marks=marks(c)) for c in CASES]
+
+
+def loaded(case: Case) -> Loaded:
+    try:
+        return load_case(case)
+    except RunFailed as e:
+        pytest.fail(str(e))
+
 
 requires_cases = pytest.mark.skipif(not CASES, reason="no JDK 17 or 25 with bin/jfr is installed")
-parametrize_cases = pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+
+
+# ---- the tests -----------------------------------------------------------------------------------------
 
 
 @requires_cases
-@parametrize_cases
+@pytest.mark.parametrize("case", params("unknown"))
 def test_no_unknown_gc_lines(case: Case, prefetched: None) -> None:
-    loaded = load_case(case)
-    diag = loaded.log.diagnostics
+    run = loaded(case)
+    diag = run.log.diagnostics
     assert diag["lines_unknown_gc"] == 0, (
-        f"{loaded.files.log}: {diag['lines_unknown_gc']} unknown GC lines, e.g. {diag['unknown_samples']}"
+        f"{run.path}: {diag['lines_unknown_gc']} unknown GC lines, e.g. {diag['unknown_samples']}"
     )
 
 
 @requires_cases
-@parametrize_cases
+@pytest.mark.parametrize("case", params("ids"))
 def test_every_jfr_gc_is_in_the_table(case: Case, prefetched: None) -> None:
-    loaded = load_case(case)
-    assert len(loaded.jfr) >= 2, f"{loaded.files.dir}: JFR recorded {len(loaded.jfr)} collections"
-    table_ids = set(loaded.log.events["gc_id"].drop_nulls().to_list())
-    missing = [describe(g, None) for gc_id, g in sorted(loaded.jfr.items()) if gc_id not in table_ids]
-    assert not missing, f"{loaded.files.log}: JFR collections without rows:\n" + "\n".join(missing)
+    run = loaded(case)
+    assert len(run.jfr) >= MIN_JFR_COLLECTIONS, f"{run.path}: JFR recorded {len(run.jfr)} collections"
+    table_ids = set(run.log.events["gc_id"].drop_nulls().to_list())
+    missing = [describe(g, None) for gc_id, g in sorted(run.jfr.items()) if gc_id not in table_ids]
+    assert not missing, f"{run.path}: JFR collections without rows:\n" + "\n".join(missing)
 
 
 @requires_cases
-@parametrize_cases
+@pytest.mark.parametrize("case", params("pauses"))
 def test_pause_sums_agree_with_jfr(case: Case, prefetched: None) -> None:
-    loaded = load_case(case)
-    pauses = log_pauses(loaded.log.events)
-    disagreeing = []
-    for gc_id, jfr in sorted(loaded.jfr.items()):
-        log = pauses.get(gc_id)
-        if not agrees(jfr, log) and explanation(case, jfr, log) is None:
-            disagreeing.append(describe(jfr, log))
-    agreement = 1 - len(disagreeing) / len(loaded.jfr)
-    report = f"{loaded.files.log}: {len(disagreeing)} of {len(loaded.jfr)} collections disagree:\n"
-    assert agreement >= MIN_AGREEMENT, report + "\n".join(disagreeing)
+    run = loaded(case)
+    pauses = log_pauses(run.log.events)
+    disagreeing = [
+        describe(jfr, pauses.get(gc_id))
+        for gc_id, jfr in sorted(run.jfr.items())
+        if not agrees(jfr, pauses.get(gc_id)) and not explained(case, jfr, pauses.get(gc_id))
+    ]
+    report = f"{run.path}: {len(disagreeing)} of {len(run.jfr)} collections disagree with JFR:\n"
+    assert 1 - len(disagreeing) / len(run.jfr) >= MIN_AGREEMENT, report + "\n".join(disagreeing)
     if disagreeing:
         warnings.warn(report + "\n".join(disagreeing), stacklevel=1)
+
+
+@requires_cases
+@pytest.mark.parametrize("case", params("uptime"))
+def test_uptimes_lie_within_the_run(case: Case, prefetched: None) -> None:
+    run = loaded(case)
+    uptime_s = run.log.events["uptime_s"].drop_nulls()
+    if case.log.decorators == "none":
+        assert uptime_s.is_empty(), f"{run.path}: a log without decorators has no uptimes"
+        return
+    assert not uptime_s.is_empty(), f"{run.path}: no uptimes (decorators {case.log.decorators})"
+    first_s, last_s = float(uptime_s.min()), float(uptime_s.max())  # type: ignore[arg-type]
+    assert first_s >= 0 and last_s <= run.elapsed_s, (
+        f"{run.path}: uptimes {first_s:.3f}..{last_s:.3f} s outside the run's {run.elapsed_s} s; "
+        f"decorators detected: {run.log.format['decorators']}"
+    )
+
+
+def pause_rows(run: Loaded) -> pl.DataFrame:
+    return (
+        run.log.events.filter(pl.col("category") == "pause")
+        .select("gc_id", pl.col("kind").cast(pl.String), "pause_ms")
+        .sort("gc_id", "kind", "pause_ms")
+    )
+
+
+@requires_cases
+@pytest.mark.parametrize("case", params("same-pauses"))
+def test_pauses_do_not_depend_on_decorators(case: Case, prefetched: None) -> None:
+    """Every log of one JVM that selects the pause lines has the same pause rows as the first log."""
+    if case.run.collector is ZGC and not case.log.logs_zgc_pauses:
+        pytest.skip("ZGC pause lines are not in this selection")
+    reference = loaded(Case(case.run, LOG_CONFIGS[0]))
+    run = loaded(case)
+    expected, got = pause_rows(reference), pause_rows(run)
+    diff = got.join(expected, on=["gc_id", "kind", "pause_ms"], how="anti")
+    missing = expected.join(got, on=["gc_id", "kind", "pause_ms"], how="anti")
+    assert diff.is_empty() and missing.is_empty(), (
+        f"{run.path} against {reference.path}:\nonly here:\n{diff}\nonly in the reference:\n{missing}"
+    )
+
+
+@requires_cases
+@pytest.mark.parametrize("case", params("decorators"))
+def test_decorators_are_detected(case: Case, prefetched: None) -> None:
+    run = loaded(case)
+    expected = [] if case.log.decorators == "none" else case.log.decorators.split(",")
+    assert run.log.format["decorators"] == expected, f"{run.path}: -Xlog decorators {case.log.decorators}"

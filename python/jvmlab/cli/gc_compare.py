@@ -24,9 +24,9 @@ class CompareOptions:
 def run(options: CompareOptions) -> None:
     if len(options.logs) < 2:
         raise UsageError("compare needs at least two logs: jvmlab gc compare [label=]LOG_A [label=]LOG_B")
-    logs = load_labelled(list(options.logs), strict=options.strict)
+    labels, logs = load_labelled(list(options.logs), strict=options.strict)
     summaries = [summarize(log) for log in logs]
-    comparison = compare(summaries, [log.name for log in logs])
+    comparison = compare(summaries, labels)
     if options.json:
         print_text(to_json(compare_document(comparison, summaries)))
     else:

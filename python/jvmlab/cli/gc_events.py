@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import jvmlab.gclog
 from jvmlab.errors import UsageError
-from jvmlab.report.events_export import write_csv, write_parquet
+from jvmlab.report.events_export import events_bytes, write_events_file
 
 STDOUT = "-"
 
@@ -21,18 +21,19 @@ class EventsOptions:
 
     def target(self) -> tuple[str, str]:
         """("csv" | "parquet", FILE); exactly one of the two options must be given."""
-        if (self.csv is None) == (self.parquet is None):
-            raise UsageError("give exactly one of --csv FILE or --parquet FILE (FILE '-' writes to stdout)")
-        return ("csv", self.csv) if self.csv is not None else ("parquet", self.parquet)  # type: ignore[return-value]
+        if self.csv is not None and self.parquet is None:
+            return "csv", self.csv
+        if self.parquet is not None and self.csv is None:
+            return "parquet", self.parquet
+        raise UsageError("give exactly one of --csv FILE or --parquet FILE (FILE '-' writes to stdout)")
 
 
 def run(options: EventsOptions) -> None:
-    kind, path = options.target()
+    fmt, path = options.target()
     events = jvmlab.gclog.load(list(options.logs), strict=options.strict).events
-    write = write_csv if kind == "csv" else write_parquet
-    if path == STDOUT:
-        sys.stdout.flush()
-        write(events, sys.stdout.buffer, "stdout")
-        sys.stdout.buffer.flush()
-    else:
-        write(events, path, path)
+    if path != STDOUT:
+        write_events_file(events, fmt, path)
+        return
+    sys.stdout.flush()
+    sys.stdout.buffer.write(events_bytes(events, fmt))
+    sys.stdout.buffer.flush()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import jvmlab.gclog
@@ -42,10 +41,7 @@ def load_logs(paths: list[str], *, strict: bool) -> list[GcLog]:
     return jvmlab.gclog.load_many(paths, strict=strict)
 
 
-def load_labelled(args: list[str], *, strict: bool) -> list[GcLog]:
-    """One log per argument (a file, a directory, a zip or a rotated set), named by its label."""
+def load_labelled(args: list[str], *, strict: bool) -> tuple[list[str], list[GcLog]]:
+    """(labels, logs): one log per argument (a file, a directory, a zip archive or a rotated set)."""
     labels, paths = labelled(args)
-    return [
-        dataclasses.replace(jvmlab.gclog.load(path, strict=strict), label=label)
-        for label, path in zip(labels, paths, strict=True)
-    ]
+    return labels, [jvmlab.gclog.load(path, strict=strict) for path in paths]

@@ -32,7 +32,9 @@ class CycleStats(BaseModel):
 def phase_spans_ms(events: pl.DataFrame, exclude_ids: pl.Series) -> np.ndarray:
     """Per GC id without a cycle row: the span of its concurrent phases, in ms."""
     phases = of_category(events, CONCURRENT).filter(
-        pl.col("gc_id").is_not_null() & ~pl.col("gc_id").is_in(exclude_ids.implode()) & pl.col("uptime_s").is_not_null()
+        pl.col("gc_id").is_not_null()
+        & ~pl.col("gc_id").is_in(exclude_ids.implode())
+        & pl.col("uptime_s").is_not_null()
     )
     ends = pl.col("uptime_s") + pl.col("duration_ms").fill_null(0.0) / 1000.0
     spans = phases.group_by("gc_id").agg(((ends.max() - pl.col("uptime_s").min()) * 1000.0).alias("span_ms"))

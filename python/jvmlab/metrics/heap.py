@@ -19,7 +19,11 @@ from pydantic import BaseModel, ConfigDict
 from jvmlab.metrics.selection import gc_rows, max_of
 
 CYCLE_END_KINDS = ("zgc-collection", "zgc-major", "concurrent-cleanup", "cleanup")
-LIVE_SET_SOURCES = (("full GCs", ("full",)), ("mixed GCs", ("mixed",)), ("concurrent cycle ends", CYCLE_END_KINDS))
+LIVE_SET_SOURCES = (
+    ("full GCs", ("full",)),
+    ("mixed GCs", ("mixed",)),
+    ("concurrent cycle ends", CYCLE_END_KINDS),
+)
 
 
 class SizeStats(BaseModel):
@@ -49,13 +53,20 @@ class HeapFigures(BaseModel):
 
 def heap_after(events: pl.DataFrame, kinds: tuple[str, ...]) -> SizeStats:
     """Heap after the rows of the given kinds (any category), in time order."""
-    rows = gc_rows(events).filter(pl.col("kind").is_in(list(kinds)) & pl.col("heap_after_bytes").is_not_null())
-    values = rows.sort("uptime_s", nulls_last=True, maintain_order=True).get_column("heap_after_bytes").to_numpy()
+    rows = gc_rows(events).filter(
+        pl.col("kind").is_in(list(kinds)) & pl.col("heap_after_bytes").is_not_null()
+    )
+    values = (
+        rows.sort("uptime_s", nulls_last=True, maintain_order=True).get_column("heap_after_bytes").to_numpy()
+    )
     if len(values) == 0:
         return SizeStats(count=0, mean_bytes=None, max_bytes=None, last_bytes=None)
     values = values.astype(np.int64)
     return SizeStats(
-        count=len(values), mean_bytes=float(values.mean()), max_bytes=int(values.max()), last_bytes=int(values[-1])
+        count=len(values),
+        mean_bytes=float(values.mean()),
+        max_bytes=int(values.max()),
+        last_bytes=int(values[-1]),
     )
 
 

@@ -11,8 +11,8 @@ from jvmlab.metrics.rates import PEAK_WINDOW_S
 from jvmlab.metrics.windows import RunWindow
 
 NO_TIME_STAMPS = (
-    "the log has no time stamps: rates, overhead, intervals and allocation rates are not computed; run the JVM "
-    "with -Xlog:gc*:file=gc.log:uptime,level,tags (JDK 9+) or -XX:+PrintGCTimeStamps (JDK 8)"
+    "the log has no time stamps: rates, overhead, intervals and allocation rates are not computed; "
+    "run the JVM with -Xlog:gc*:file=gc.log:uptime,level,tags (JDK 9+) or -XX:+PrintGCTimeStamps (JDK 8)"
 )
 
 
@@ -25,8 +25,9 @@ def window_notes(fmt: Mapping[str, Any], window: RunWindow) -> list[str]:
     elif window.duration_s < PEAK_WINDOW_S:
         notes.append(f"the run is shorter than {PEAK_WINDOW_S:g} s: peak per-minute figures are not computed")
     if not window.from_jvm_start and not window.narrowed:
+        first = f"{window.start_s:g} s"
         notes.append(
-            f"the log does not show the JVM start: the run window starts at its first line ({window.start_s:g} s)"
+            f"the log does not show the JVM start: the run window starts at its first line ({first})"
         )
     if fmt.get("uptime_from_wall_clock"):
         notes.append("uptime is derived from wall-clock dates (the log prints no uptime)")

@@ -56,7 +56,14 @@ def pause_stats(events: pl.DataFrame) -> PauseStats:
     durations = pauses(events).get_column("pause_ms").drop_nulls().to_numpy().astype(np.float64)
     if len(durations) == 0:
         return PauseStats(
-            count=0, total_ms=0.0, mean_ms=None, p50_ms=None, p90_ms=None, p95_ms=None, p99_ms=None, max_ms=None
+            count=0,
+            total_ms=0.0,
+            mean_ms=None,
+            p50_ms=None,
+            p90_ms=None,
+            p95_ms=None,
+            p99_ms=None,
+            max_ms=None,
         )
     p = {q: percentile_nearest_rank(durations, q) for q in PERCENTILES}
     return PauseStats(

@@ -31,7 +31,9 @@ class GcRate(BaseModel):
     peak_per_min: int | None
 
 
-def sliding_max(times_s: np.ndarray, weights: np.ndarray | None = None, width_s: float = PEAK_WINDOW_S) -> float:
+def sliding_max(
+    times_s: np.ndarray, weights: np.ndarray | None = None, width_s: float = PEAK_WINDOW_S
+) -> float:
     """Max over i of the sum of `weights` of events with start in [t_i, t_i + width_s); count when no weights.
 
     `times_s` must be sorted. Returns 0 for no events.

@@ -35,7 +35,7 @@ def start_times_s(rows: pl.DataFrame) -> np.ndarray:
 
 
 def gc_first_starts(events: pl.DataFrame) -> pl.DataFrame:
-    """One row per distinct GC id: `gc_id` and `start_s`, the earliest start of any of its rows, in time order.
+    """One row per distinct GC id: `gc_id` and `start_s`, the earliest start of any of its rows, time-ordered.
 
     A GC id without any time-stamped row has `start_s` null and sorts last.
     """

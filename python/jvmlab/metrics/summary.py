@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from jvmlab.gclog import GcLog
 
 SUMMARY_FORMAT_VERSION = 1
-FORMAT_KEYS = ("generation", "collector", "decorators", "jdk_version", "region_size_bytes")
 
 
 class LogFormat(BaseModel):
@@ -82,11 +81,13 @@ def counts_by_kind(events: pl.DataFrame) -> dict[str, int]:
 
 
 def log_format(fmt: dict[str, Any]) -> LogFormat:
-    values = {key: fmt.get(key) for key in FORMAT_KEYS}
-    values["decorators"] = list(values["decorators"] or [])
-    values["generation"] = values["generation"] or "unknown"
-    values["collector"] = values["collector"] or "unknown"
-    return LogFormat(**values)
+    return LogFormat(
+        generation=fmt.get("generation") or "unknown",
+        collector=fmt.get("collector") or "unknown",
+        decorators=list(fmt.get("decorators") or []),
+        jdk_version=fmt.get("jdk_version"),
+        region_size_bytes=fmt.get("region_size_bytes"),
+    )
 
 
 def window_of(log: GcLog, window: tuple[float | None, float | None] | None) -> RunWindow:

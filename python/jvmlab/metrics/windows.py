@@ -41,7 +41,9 @@ def run_window(fmt: Mapping[str, Any]) -> RunWindow:
     if first is None or last is None:
         return RunWindow(start_s=None, end_s=None, from_jvm_start=False)
     from_start = bool(fmt.get("jvm_start_seen"))
-    return RunWindow(start_s=0.0 if from_start else float(first), end_s=float(last), from_jvm_start=from_start)
+    return RunWindow(
+        start_s=0.0 if from_start else float(first), end_s=float(last), from_jvm_start=from_start
+    )
 
 
 def narrow(window: RunWindow, start_s: float | None, end_s: float | None) -> RunWindow:
@@ -49,14 +51,18 @@ def narrow(window: RunWindow, start_s: float | None, end_s: float | None) -> Run
     if window.start_s is None or window.end_s is None:
         raise UsageError("the log has no time stamps, so a time window (--start-s/--end-s) cannot be applied")
     if start_s is not None and end_s is not None and end_s <= start_s:
-        raise UsageError(f"time window ends ({end_s} s) before it starts ({start_s} s): check --start-s/--end-s")
+        raise UsageError(
+            f"time window ends ({end_s} s) before it starts ({start_s} s): check --start-s/--end-s"
+        )
     start = window.start_s if start_s is None else max(window.start_s, start_s)
     end = window.end_s if end_s is None else min(window.end_s, end_s)
     if end <= start:
         raise UsageError(
             f"time window {start_s}..{end_s} s lies outside the log ({window.start_s:g}..{window.end_s:g} s)"
         )
-    return RunWindow(start_s=start, end_s=end, from_jvm_start=window.from_jvm_start and start == 0.0, narrowed=True)
+    return RunWindow(
+        start_s=start, end_s=end, from_jvm_start=window.from_jvm_start and start == 0.0, narrowed=True
+    )
 
 
 def events_in(events: pl.DataFrame, window: RunWindow) -> pl.DataFrame:

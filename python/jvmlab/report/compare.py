@@ -45,7 +45,12 @@ FIGURES: tuple[Figure, ...] = (
     Figure("pause_p90_ms", "p90 pause", lambda s: s.pause_p90_ms, units.ms),
     Figure("pause_p99_ms", "p99 pause", lambda s: s.pause_p99_ms, units.ms),
     Figure("pause_max_ms", "max pause", lambda s: s.pause_max_ms, units.ms),
-    Figure("pause_time_per_min_mean_ms", "pause time per minute", lambda s: s.pause_time_per_min_mean_ms, units.ms),
+    Figure(
+        "pause_time_per_min_mean_ms",
+        "pause time per minute",
+        lambda s: s.pause_time_per_min_mean_ms,
+        units.ms,
+    ),
     Figure("gc_overhead_percent", "GC overhead", lambda s: s.gc_overhead_percent, units.percent),
     Figure("gc_interval_mean_s", "mean interval between GCs", lambda s: s.gc_interval_mean_s, units.seconds),
     Figure(
@@ -55,16 +60,32 @@ FIGURES: tuple[Figure, ...] = (
         units.mib_per_s,
     ),
     Figure(
-        "promotion_rate_mib_per_s", "promotion rate", lambda s: s.allocation.promotion_rate_mib_per_s, units.mib_per_s
+        "promotion_rate_mib_per_s",
+        "promotion rate",
+        lambda s: s.allocation.promotion_rate_mib_per_s,
+        units.mib_per_s,
     ),
-    Figure("live_set_estimate_bytes", "live set estimate", lambda s: s.heap.live_set_estimate_bytes, units.size),
+    Figure(
+        "live_set_estimate_bytes", "live set estimate", lambda s: s.heap.live_set_estimate_bytes, units.size
+    ),
     Figure("heap_used_max_bytes", "heap used peak", lambda s: s.heap.heap_used_max_bytes, units.size),
-    Figure("metaspace_used_max_bytes", "metaspace peak", lambda s: s.heap.metaspace_used_max_bytes, units.size),
-    Figure("concurrent_cycle_mean_ms", "mean concurrent cycle", lambda s: s.concurrent_cycles.mean_ms, units.ms),
+    Figure(
+        "metaspace_used_max_bytes", "metaspace peak", lambda s: s.heap.metaspace_used_max_bytes, units.size
+    ),
+    Figure(
+        "concurrent_cycle_mean_ms", "mean concurrent cycle", lambda s: s.concurrent_cycles.mean_ms, units.ms
+    ),
     Figure("safepoint_total_ms", "safepoint time", lambda s: s.safepoints.total_ms, units.ms),
 )
 BY_KEY = {f.key: f for f in FIGURES}
-HEADLINE_KEYS = ("full_gc_count", "gc_count", "pause_mean_ms", "pause_p99_ms", "pause_max_ms", "gc_overhead_percent")
+HEADLINE_KEYS = (
+    "full_gc_count",
+    "gc_count",
+    "pause_mean_ms",
+    "pause_p99_ms",
+    "pause_max_ms",
+    "gc_overhead_percent",
+)
 
 
 class FigureComparison(BaseModel):
@@ -102,7 +123,10 @@ def compare_figure(figure: Figure, summaries: Sequence[GcSummary]) -> FigureComp
 def differences(summaries: Sequence[GcSummary], labels: Sequence[str]) -> list[str]:
     """Warnings when the inputs differ in what matters for a fair comparison."""
     out = []
-    for what, get in (("collectors", lambda s: s.format.collector), ("JDK versions", lambda s: s.format.jdk_version)):
+    for what, get in (
+        ("collectors", lambda s: s.format.collector),
+        ("JDK versions", lambda s: s.format.jdk_version),
+    ):
         seen = [get(s) for s in summaries]
         if len(set(seen)) > 1:
             pairs = ", ".join(f"{label}: {v or 'not shown'}" for label, v in zip(labels, seen, strict=True))
@@ -124,7 +148,7 @@ def compare(summaries: Sequence[GcSummary], labels: Sequence[str]) -> Comparison
 
 
 def headline(comparison: Comparison, index: int) -> str:
-    """"canary vs control: Full GC -82%, mean pause -85%, ..." for the input at `index`."""
+    """ "canary vs control: Full GC -82%, mean pause -85%, ..." for the input at `index`."""
     parts = []
     for fig in comparison.figures:
         change = fig.change_percent[index]

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from jvmlab.report.units import plural
+
 SAMPLE_CHARS = 160
 
 
@@ -28,7 +30,7 @@ def diagnostics_lines(d: Mapping[str, Any]) -> list[str]:
         out.append(f"unknown lines ({d.get('lines_unknown_gc', 0):,} look like GC data), e.g.:")
         out += [f"  {_clip(s)}" for s in d.get("unknown_samples", [])]
     if d.get("time_backwards"):
-        out.append(f"time goes backwards {d['time_backwards']:,} times, e.g.:")
+        out.append(f"time goes backwards {plural(d['time_backwards'], 'time')}, e.g.:")
         out += [f"  {_clip(s)}" for s in d.get("time_backwards_samples", [])]
     out += [f"parser: {w}" for w in d.get("warnings", [])]
     return out

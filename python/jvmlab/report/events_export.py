@@ -1,10 +1,12 @@
 """The event table written as CSV or Parquet for other tools (columns: docs/event-table.md).
 
-Categorical columns are written as plain strings, wall-clock times as ISO 8601 UTC ("2024-05-01T12:00:00.123Z").
+Categorical columns are written as plain strings, wall-clock times as ISO 8601 UTC
+("2024-05-01T12:00:00.123Z").
 """
 
 from __future__ import annotations
 
+import io
 from typing import IO
 
 import polars as pl
@@ -13,6 +15,7 @@ from jvmlab.errors import InputError
 
 WALL_TIME_FORMAT = "%Y-%m-%dT%H:%M:%S%.3fZ"
 CSV_FLOAT_DECIMALS = 9  # drops binary noise (10.654800000000002) and keeps every digit a log prints
+FORMATS = ("csv", "parquet")
 
 
 def portable(events: pl.DataFrame) -> pl.DataFrame:
@@ -24,16 +27,27 @@ def for_csv(events: pl.DataFrame) -> pl.DataFrame:
     return portable(events).with_columns(pl.col(pl.Float64).round(CSV_FLOAT_DECIMALS))
 
 
-def write_csv(events: pl.DataFrame, target: str | IO[bytes], name: str) -> None:
-    """Writes CSV to a path or a binary stream; `name` is how the target is named in errors."""
-    try:
-        for_csv(events).write_csv(target, datetime_format=WALL_TIME_FORMAT)
-    except OSError as e:
-        raise InputError(name, f"cannot write: {e.strerror or e}") from None
+def write_events(events: pl.DataFrame, fmt: str, stream: IO[bytes]) -> None:
+    """Writes the table as `fmt` ("csv" or "parquet") to a binary stream."""
+    if fmt == "csv":
+        for_csv(events).write_csv(stream, datetime_format=WALL_TIME_FORMAT)
+    elif fmt == "parquet":
+        portable(events).write_parquet(stream)
+    else:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {FORMATS}")
 
 
-def write_parquet(events: pl.DataFrame, target: str | IO[bytes], name: str) -> None:
+def events_bytes(events: pl.DataFrame, fmt: str) -> bytes:
+    """The table as `fmt`, in memory (for stdout, where a closed pipe must surface as BrokenPipeError)."""
+    buffer = io.BytesIO()
+    write_events(events, fmt, buffer)
+    return buffer.getvalue()
+
+
+def write_events_file(events: pl.DataFrame, fmt: str, path: str) -> None:
+    """Writes the table to a file; a file that cannot be written raises InputError naming it."""
     try:
-        portable(events).write_parquet(target)
+        with open(path, "wb") as stream:
+            write_events(events, fmt, stream)
     except OSError as e:
-        raise InputError(name, f"cannot write: {e.strerror or e}") from None
+        raise InputError(path, f"cannot write: {e.strerror or e}") from None

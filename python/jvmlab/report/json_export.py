@@ -29,7 +29,9 @@ def summary_document(summaries: Sequence[GcSummary]) -> dict[str, Any]:
 
 
 def compare_document(comparison: Comparison, summaries: Sequence[GcSummary]) -> dict[str, Any]:
-    inputs = [{"label": label, **input_document(s)} for label, s in zip(comparison.labels, summaries, strict=True)]
+    inputs = [
+        {"label": label, **input_document(s)} for label, s in zip(comparison.labels, summaries, strict=True)
+    ]
     return {
         **_header(),
         "baseline": comparison.labels[0],

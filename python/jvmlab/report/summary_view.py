@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from jvmlab.metrics.heap import SizeStats
+from jvmlab.metrics.rates import GcRate
 from jvmlab.metrics.summary import GcSummary
 from jvmlab.report import units
 from jvmlab.report.diagnostics_view import diagnostics_lines, quality_warnings
 
-RATE_LABELS = (("young", "Young GC"), ("mixed", "Mixed GC"), ("full", "Full GC"), ("degenerated", "Degenerated GC"))
+RATE_LABELS = (
+    ("young", "Young GC"),
+    ("mixed", "Mixed GC"),
+    ("full", "Full GC"),
+    ("degenerated", "Degenerated GC"),
+)
 ALWAYS_SHOWN = ("young", "full")
 RATE_KINDS = {"young", "mixed", "full", "degenerated"}
 
@@ -52,7 +59,9 @@ def window_line(s: GcSummary) -> str:
     if w.start_s is None or w.end_s is None:
         return "no time stamps: no run window"
     origin = "JVM start" if w.from_jvm_start else ("window given" if w.narrowed else "first line")
-    return f"{w.start_s:g} s → {w.end_s:g} s: {units.seconds(w.duration_s)} (from {origin})"
+    return (
+        f"{units.uptime(w.start_s)} → {units.uptime(w.end_s)}: {units.seconds(w.duration_s)} (from {origin})"
+    )
 
 
 def rate_rows(s: GcSummary) -> tuple[RateRow, ...]:
@@ -60,19 +69,23 @@ def rate_rows(s: GcSummary) -> tuple[RateRow, ...]:
     for key, label in RATE_LABELS:
         rate = s.rates[key]
         if rate.count or key in ALWAYS_SHOWN:
-            rows.append(RateRow(label, units.count(rate.count), units.per_min(rate.mean_per_min), _peak(rate)))
+            rows.append(
+                RateRow(label, units.count(rate.count), units.per_min(rate.mean_per_min), _peak(rate))
+            )
     rate = s.rates["all"]
     ids = " (jvmlab ids)" if s.gc_ids == "assigned" else ""
-    rows.append(RateRow(f"All GCs{ids}", units.count(rate.count), units.per_min(rate.mean_per_min), _peak(rate)))
+    rows.append(
+        RateRow(f"All GCs{ids}", units.count(rate.count), units.per_min(rate.mean_per_min), _peak(rate))
+    )
     return tuple(rows)
 
 
-def _peak(rate) -> str:
+def _peak(rate: GcRate) -> str:
     return units.MISSING if rate.peak_per_min is None else f"{rate.peak_per_min:,}/min"
 
 
 def _is_other_kind(kind: str) -> bool:
-    """Pause and cycle kinds without a rate row (remark, cleanup, zgc-major, ...); not phases or safepoints."""
+    """Pause and cycle kinds with no rate row (remark, cleanup, zgc-major, ...); not phases nor safepoints."""
     if kind in RATE_KINDS or kind == "safepoint":
         return False
     return kind == "concurrent-cycle" or not kind.startswith("concurrent-")
@@ -86,7 +99,12 @@ def other_kinds_line(s: GcSummary) -> str:
 def pause_section(s: GcSummary) -> Section:
     percentiles = " · ".join(
         f"{name} {units.ms(v)}"
-        for name, v in (("p50", s.pause_p50_ms), ("p90", s.pause_p90_ms), ("p95", s.pause_p95_ms), ("p99", s.pause_p99_ms))
+        for name, v in (
+            ("p50", s.pause_p50_ms),
+            ("p90", s.pause_p90_ms),
+            ("p95", s.pause_p95_ms),
+            ("p99", s.pause_p99_ms),
+        )
     )
     return Section(
         "Pauses (stop-the-world GC)",
@@ -94,12 +112,15 @@ def pause_section(s: GcSummary) -> Section:
             ("pauses", f"{s.pause_count:,}, {units.ms(s.pause_total_ms)} in total"),
             ("mean · max", f"{units.ms(s.pause_mean_ms)} · {units.ms(s.pause_max_ms)}"),
             (f"percentiles ({s.pause_percentile_method})", percentiles),
-            ("pause time per minute", f"{units.ms(s.pause_time_per_min_mean_ms)} mean, "
-             f"{units.ms(s.pause_time_per_min_peak_ms)} peak"),
+            (
+                "pause time per minute",
+                f"{units.ms(s.pause_time_per_min_mean_ms)} mean, "
+                f"{units.ms(s.pause_time_per_min_peak_ms)} peak",
+            ),
             ("GC overhead", f"{units.percent(s.gc_overhead_percent)} of the run window"),
             ("mean interval between GCs", units.seconds(s.gc_interval_mean_s)),
         ),
-    )  # fmt: skip
+    )
 
 
 def memory_section(s: GcSummary) -> Section:
@@ -118,17 +139,26 @@ def memory_section(s: GcSummary) -> Section:
     ]
     if h.after_mixed_gc.count:
         rows.append(("heap after mixed GC", _after(h.after_mixed_gc)))
-    rows.append(("heap used peak · capacity", f"{units.size(h.heap_used_max_bytes)} · "
-                 f"{units.size(h.heap_capacity_max_bytes)}"))
-    rows.append(("metaspace peak · capacity", f"{units.size(h.metaspace_used_max_bytes)} · "
-                 f"{units.size(h.metaspace_capacity_max_bytes)}"))
-    return Section("Memory", tuple(rows))  # fmt: skip
+    rows.append(
+        (
+            "heap used peak · capacity",
+            f"{units.size(h.heap_used_max_bytes)} · {units.size(h.heap_capacity_max_bytes)}",
+        )
+    )
+    rows.append(
+        (
+            "metaspace peak · capacity",
+            f"{units.size(h.metaspace_used_max_bytes)} · {units.size(h.metaspace_capacity_max_bytes)}",
+        )
+    )
+    return Section("Memory", tuple(rows))
 
 
-def _after(stats) -> str:
+def _after(stats: SizeStats) -> str:
     if not stats.count:
         return units.MISSING
-    return f"mean {units.size(stats.mean_bytes)}, max {units.size(stats.max_bytes)} ({stats.count:,} GCs)"
+    gcs = units.plural(stats.count, "GC")
+    return f"mean {units.size(stats.mean_bytes)}, max {units.size(stats.max_bytes)} ({gcs})"
 
 
 def other_section(s: GcSummary) -> Section:
@@ -139,11 +169,15 @@ def other_section(s: GcSummary) -> Section:
     if sp.count:
         safepoints = (
             f"{sp.count:,}, {units.ms(sp.total_ms)} in total ({units.percent(sp.time_percent)} of the run), "
-            f"max {units.ms(sp.max_ms)}, time to safepoint max {units.ms(sp.ttsp_max_ms)}"
+            f"max {units.ms(sp.max_ms)}, TTSP max {units.ms(sp.ttsp_max_ms)}"
         )
     return Section(
         "Causes, cycles, safepoints",
-        (("Full GC causes", causes), ("concurrent cycles", cycles), ("safepoints (not in pauses)", safepoints)),
+        (
+            ("Full GC causes", causes),
+            ("concurrent cycles", cycles),
+            ("safepoints (not in pauses)", safepoints),
+        ),
     )
 
 

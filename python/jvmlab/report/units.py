@@ -54,7 +54,18 @@ def per_min(v: float | None) -> str:
 
 
 def mib_per_s(v: float | None) -> str:
-    return MISSING if v is None else f"{v:,.1f} MiB/s"
+    if v is None:
+        return MISSING
+    return f"{v:.3f} MiB/s" if v < 1 else f"{v:,.1f} MiB/s"
+
+
+def uptime(v: float | None) -> str:
+    """A point in time, seconds of JVM uptime, to the millisecond."""
+    return MISSING if v is None else f"{v:,.3f} s"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
 def percent(v: float | None) -> str:

@@ -1,0 +1,69 @@
+"""`jvmlab gc ...`: the GC log commands. Each parses its arguments into typed options and calls its module."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from jvmlab.cli import gc_compare, gc_events, gc_summary
+
+gc_app = typer.Typer(help="GC logs: summary figures, the event table, comparisons.", no_args_is_help=True)
+
+Logs = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="LOG",
+        help="GC log files (.gz, .zip and directories too); the files of a rotated set make one log.",
+        show_default=False,
+    ),
+]
+Strict = Annotated[
+    bool, typer.Option("--strict", help="Fail (exit 2) when the log has lines jvmlab cannot read.")
+]
+Json = Annotated[bool, typer.Option("--json", help="Print JSON (docs/gc-summary-json.md) instead of tables.")]
+
+
+@gc_app.command("summary")
+def summary(
+    logs: Logs,
+    json: Json = False,
+    strict: Strict = False,
+    start_s: Annotated[
+        float | None,
+        typer.Option("--start-s", help="Only events from this uptime (s), e.g. to skip warm-up."),
+    ] = None,
+    end_s: Annotated[float | None, typer.Option("--end-s", help="Only events up to this uptime (s).")] = None,
+) -> None:
+    """Counts, rates per minute, pause percentiles, overhead, allocation, live set, safepoints, per log."""
+    gc_summary.run(gc_summary.SummaryOptions(tuple(logs), json, strict, start_s, end_s))
+
+
+@gc_app.command("events")
+def events(
+    logs: Logs,
+    csv: Annotated[
+        str | None, typer.Option("--csv", metavar="FILE", help="Write CSV to FILE ('-': stdout).")
+    ] = None,
+    parquet: Annotated[
+        str | None, typer.Option("--parquet", metavar="FILE", help="Write Parquet to FILE ('-': stdout).")
+    ] = None,
+    strict: Strict = False,
+) -> None:
+    """The event table of one log (one row per pause, concurrent phase, cycle, safepoint)."""
+    gc_events.run(gc_events.EventsOptions(tuple(logs), csv, parquet, strict))
+
+
+@gc_app.command("compare")
+def compare(
+    logs: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="[LABEL=]LOG", help="Two or more logs; the first is the baseline.", show_default=False
+        ),
+    ],
+    json: Json = False,
+    strict: Strict = False,
+) -> None:
+    """Figures side by side with the % change against the first log."""
+    gc_compare.run(gc_compare.CompareOptions(tuple(logs), json, strict))
