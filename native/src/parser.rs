@@ -25,6 +25,9 @@ pub struct FormatInfo {
     pub uptime_from_wall_clock: bool,
     pub gc_ids_from_log: bool,
     pub gc_ids_assigned: bool,
+    /// Seconds covered by the log's time stamps, summed over segments where time runs forward.
+    pub time_covered_s: f64,
+    pub time_segments: u32,
 }
 
 impl FormatInfo {
@@ -59,6 +62,7 @@ pub struct Parser {
     pub line_uptime_s: f64,
     pub line_wall_ms: i64,
     last_line_time_s: f64,
+    segment_start_s: f64,
     first_wall_ms: Option<i64>,
     layout: decorators::Layout,
     /// The last unified-logging pause row (to spot a pause printed inside the next one).
@@ -87,6 +91,7 @@ impl Parser {
             line_uptime_s: f64::NAN,
             line_wall_ms: NULL_I64,
             last_line_time_s: f64::NEG_INFINITY,
+            segment_start_s: 0.0,
             first_wall_ms: None,
             layout: decorators::Layout::default(),
             last_pause_row: None,
@@ -198,15 +203,21 @@ impl Parser {
         }
         self.line_uptime_s = t.unwrap_or(f64::NAN);
         if let Some(t) = t {
-            // Threads write unified-logging lines with a little reordering; a second is a real jump back.
+            // Threads write unified-logging lines with a little reordering; a second is a real jump back
+            // (a restarted JVM appending to the same file, or logs pasted together): a new time segment.
             if t + 1.0 < self.last_line_time_s {
                 self.diag.time_went_backwards(line);
+                self.fmt.time_covered_s += self.last_line_time_s - self.segment_start_s;
+                self.fmt.time_segments += 1;
+                self.segment_start_s = t;
             }
             if t > self.last_line_time_s || t + 1.0 < self.last_line_time_s {
                 self.last_line_time_s = t;
             }
             if self.fmt.first_time_s.is_none() {
                 self.fmt.first_time_s = Some(t);
+                self.fmt.time_segments = 1;
+                self.segment_start_s = t;
             }
             self.fmt.last_time_s = Some(self.fmt.last_time_s.map_or(t, |l| l.max(t)));
         }
@@ -344,8 +355,11 @@ impl Parser {
         self.flush_legacy();
     }
 
-    /// Fills the collector of rows emitted before the log named it.
+    /// Fills the collector of rows emitted before the log named it, and closes the time accounting.
     pub fn finish(&mut self) {
+        if self.fmt.time_segments > 0 {
+            self.fmt.time_covered_s += self.last_line_time_s - self.segment_start_s;
+        }
         if let Some(name) = self.fmt.collector {
             let code = self.cols.collectors.code(name.as_bytes());
             let unknown = self.cols.collectors.code(COLLECTOR_UNKNOWN.as_bytes());

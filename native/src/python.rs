@@ -92,6 +92,8 @@ fn to_python(py: Python<'_>, p: Parser) -> PyResult<Py<PyDict>> {
     fmt.set_item("jvm_start_seen", f.jvm_start_seen)?;
     fmt.set_item("uptime_from_wall_clock", f.uptime_from_wall_clock)?;
     fmt.set_item("gc_ids", if f.gc_ids_from_log { "log" } else if f.gc_ids_assigned { "assigned" } else { "none" })?;
+    fmt.set_item("time_covered_s", (f.time_segments > 0).then_some(f.time_covered_s))?;
+    fmt.set_item("time_segments", f.time_segments)?;
     fmt.set_item("unified_lines", f.unified_lines)?;
     fmt.set_item("legacy_lines", f.legacy_lines)?;
     out.set_item("format", fmt)?;

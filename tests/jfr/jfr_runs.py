@@ -32,7 +32,7 @@ JDK_MAJORS = (17, 25)
 JVM_TIMEOUT_S = 90
 JFR_EVENTS = ("jdk.GarbageCollection", "jdk.ExecuteVMOperation")
 JFR_PRINT_TIMEOUT_S = 60
-HEAP_FLAGS = ("-Xmx128m", "-XX:MetaspaceSize=16m")
+HEAP_FLAGS = ("-Xmx128m", "-XX:MetaspaceSize=10m")
 # ~3 s of churn with humongous arrays, metaspace growth (Metadata GC Threshold) and one System.gc().
 WORKLOAD_ARGS = (
     "--duration-s=3",

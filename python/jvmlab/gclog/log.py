@@ -94,4 +94,4 @@ def parse(sources: list[Source], *, strict: bool = False, label: str = "") -> Gc
     if strict and diag["lines_unknown"]:
         sample = diag["unknown_samples"][0] if diag["unknown_samples"] else ""
         raise StrictModeError(f"{name}: {diag['lines_unknown']} unknown lines (--strict), first: {sample!r}")
-    return GcLog(tuple(sources), to_frame(raw), diag, fmt, label=label)
+    return GcLog(tuple(sources), to_frame(raw), diag, fmt, label=label or name)

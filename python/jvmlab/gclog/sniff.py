@@ -29,7 +29,7 @@ def check(src: Source) -> None:
     lowered = head.lower()
     if b"<verbosegc" in lowered or (start.startswith(b"<?xml") and (b"<af " in lowered or b"<gc" in lowered)):
         raise UnsupportedFormatError(
-            name, "OpenJ9 / IBM J9 verbose GC (XML) is not supported yet; HotSpot logs are"
+            name, "OpenJ9 / IBM J9 verbose GC (XML) is not supported yet (HotSpot JDK 8-25 logs are)"
         )
     if start.startswith(b"<?xml") or start.startswith(b"<"):
         raise InputError(name, "XML/HTML file, not a HotSpot GC log")

@@ -25,11 +25,16 @@ class RunWindow(BaseModel):
     end_s: float | None
     from_jvm_start: bool
     narrowed: bool = False
+    # When time went backwards (a restarted JVM appending to the file, logs pasted together), the span
+    # from first to last stamp means nothing: the time covered by the forward-running segments is used.
+    covered_s: float | None = None
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def duration_s(self) -> float | None:
-        """end - start, or None when there is no window or it is empty."""
+        """end - start (or the covered time of a log whose time restarts), None when empty."""
+        if self.covered_s is not None and not self.narrowed:
+            return self.covered_s if self.covered_s > 0 else None
         if self.start_s is None or self.end_s is None or self.end_s <= self.start_s:
             return None
         return self.end_s - self.start_s
@@ -41,8 +46,14 @@ def run_window(fmt: Mapping[str, Any]) -> RunWindow:
     if first is None or last is None:
         return RunWindow(start_s=None, end_s=None, from_jvm_start=False)
     from_start = bool(fmt.get("jvm_start_seen"))
+    covered = None
+    if (fmt.get("time_segments") or 1) > 1 and fmt.get("time_covered_s") is not None:
+        covered = float(fmt["time_covered_s"]) + (float(first) if from_start else 0.0)
     return RunWindow(
-        start_s=0.0 if from_start else float(first), end_s=float(last), from_jvm_start=from_start
+        start_s=0.0 if from_start else float(first),
+        end_s=float(last),
+        from_jvm_start=from_start,
+        covered_s=covered,
     )
 
 
