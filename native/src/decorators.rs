@@ -38,6 +38,10 @@ pub struct Decorated {
     pub wall_ms: Option<i64>,
     /// A monotonic clock that is not JVM uptime (`timenanos`); used when nothing better is present.
     pub mono_s: Option<f64>,
+    /// The value of a single nanosecond decorator, which may be `timenanos` or `uptimenanos`.
+    pub lone_nanos: Option<i64>,
+    /// The first integer decorator (pid, or tid when it is alone and changes from line to line).
+    pub first_int: Option<i64>,
     pub seen: u16,
     /// Offset of the message in the line.
     pub message_at: usize,
@@ -62,6 +66,7 @@ enum Kind {
     UptimeMillis,
     WallMillis,
     Tags,
+    Int,
 }
 
 impl Layout {
@@ -81,6 +86,11 @@ impl Layout {
             let t = &line[pos + 1..close];
             match kind {
                 Kind::Skip => {}
+                Kind::Int => {
+                    if d.first_int.is_none() {
+                        d.first_int = parse_int(t).map(|(v, _)| v);
+                    }
+                }
                 Kind::Tags => d.stats_tag = is_stats_tag(crate::numbers::trim_end(t)),
                 Kind::Wall => d.wall_ms = Some(parse_iso8601_ms(t)?),
                 Kind::Uptime => {
@@ -147,16 +157,11 @@ pub fn parse(line: &[u8]) -> Option<(Decorated, Layout)> {
             d.uptime_s.get_or_insert(b as f64 / 1e9);
             d.seen |= D_TIMENANOS | D_UPTIMENANOS;
         }
-        [Some(a), None] => {
-            // One nanosecond decorator: uptimenanos if small (< ~1 year), else timenanos.
-            if a < 31_536_000_000_000_000 && d.uptime_s.is_none() {
-                d.uptime_s = Some(a as f64 / 1e9);
-                d.seen |= D_UPTIMENANOS;
-            } else {
-                d.mono_s = Some(a as f64 / 1e9);
-                d.seen |= D_TIMENANOS;
-            }
+        [Some(a), None] if d.uptime_s.is_some() => {
+            d.mono_s = Some(a as f64 / 1e9); // another decorator gives uptime: this one is timenanos
+            d.seen |= D_TIMENANOS;
         }
+        [Some(a), None] => d.lone_nanos = Some(a), // timenanos or uptimenanos: the parser decides per log
         _ => {}
     }
     if pos < line.len() && line[pos] == b' ' {
@@ -178,6 +183,8 @@ fn layout_kind(before: u16, after: u16) -> Kind {
         Kind::WallMillis
     } else if new & D_TAGS != 0 {
         Kind::Tags
+    } else if new & (D_PID | D_TID) != 0 {
+        Kind::Int
     } else {
         Kind::Skip
     }
@@ -190,10 +197,14 @@ fn classify(token: &[u8], d: &mut Decorated, nanos: &mut [Option<i64>; 2]) -> bo
     }
     if t.len() >= 19 && t[4] == b'-' && t[10] == b'T' {
         if let Some(ms) = parse_iso8601_ms(t) {
+            // HotSpot prints `time` before `utctime`; with one date it cannot tell them apart on a UTC
+            // machine, so the first is reported as `time`.
             if d.wall_ms.is_none() {
                 d.wall_ms = Some(ms);
+                d.seen |= D_TIME;
+            } else {
+                d.seen |= D_UTCTIME;
             }
-            d.seen |= if t.ends_with(b"Z") || t.ends_with(b"+0000") { D_UTCTIME | D_TIME } else { D_TIME };
             return true;
         }
         return false;
@@ -267,9 +278,10 @@ fn classify_number(t: &[u8], d: &mut Decorated, nanos: &mut [Option<i64>; 2]) ->
         }
         return false;
     }
-    if let Some((_, n)) = parse_int(t) {
+    if let Some((v, n)) = parse_int(t) {
         if n == t.len() {
             d.seen |= if d.seen & D_PID == 0 { D_PID } else { D_TID };
+            d.first_int.get_or_insert(v);
             return true;
         }
     }

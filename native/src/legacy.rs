@@ -43,8 +43,9 @@ struct Node {
     parent: usize, // usize::MAX for top level
 }
 
-/// Lines that can appear inside or between records and carry no event.
-fn is_noise(t: &[u8]) -> bool {
+/// Lines that can appear inside or between records and carry no event, known by how they start.
+/// (Heap prints, "par new generation total 47936K, used 10451K [0x...", are known by their addresses.)
+fn is_prefixed_noise(t: &[u8]) -> bool {
     const PREFIXES: &[&[u8]] = &[
         b"Desired survivor size",
         b"- age",
@@ -78,12 +79,10 @@ fn is_noise(t: &[u8]) -> bool {
         b"CMS: Large Block",
     ];
     // Prefixed noise never starts with a digit or '[': most GC lines skip the prefix comparisons.
-    let prefixed = matches!(
+    matches!(
         t.first(),
         Some(b'D' | b'-' | b'{' | b'H' | b'}' | b'A' | b'P' | b'a' | b'S' | b'T' | b'M' | b'N' | b'B' | b'G' | b's' | b'd' | b'C')
-    ) && PREFIXES.iter().any(|p| t.starts_with(p));
-    // Heap prints ("par new generation total 47936K, used 10451K [0x...") carry addresses, never events.
-    prefixed || find_short(t, b"[0x").is_some()
+    ) && PREFIXES.iter().any(|p| t.starts_with(p))
 }
 
 /// `[CMS-concurrent-mark: ...]`, `[ASCMS-concurrent-...]` (CMS with adaptive sizing), `[GC concurrent-...]`.
@@ -154,7 +153,15 @@ fn stamp_before(s: &[u8]) -> Stamp {
     } else {
         t = stripped;
     }
-    // date stamp: the last 28 or so bytes
+    // date stamp: "2014-03-04T06:08:56.588+0000" (28 bytes) is by far the most common form
+    if t.len() >= 28 {
+        if let Some((ms, n)) = parse_iso8601_prefix(&t[t.len() - 28..]) {
+            if n == 28 {
+                st.wall_ms = Some(ms);
+                return st;
+            }
+        }
+    }
     if t.len() >= 24 {
         let from = t.len().saturating_sub(29);
         for start in from..t.len().saturating_sub(18) {
@@ -342,8 +349,9 @@ impl Parser {
             self.fmt.add_legacy_flag("PrintGCApplicationStoppedTime");
             return self.safepoint_stopped(&line[p + STOPPED.len()..]);
         }
-        if is_noise(t) {
-            if is_heap_print(t) {
+        let brackets = scan_brackets(line);
+        if brackets.heap_address || is_prefixed_noise(t) {
+            if brackets.heap_address && is_heap_print(t) {
                 self.fmt.legacy_lines += 1;
             }
             return LineClass::Ignored;
@@ -355,7 +363,7 @@ impl Parser {
                 return self.legacy_g1_heap_detail(inner);
             }
         }
-        let Some(open) = first_record_bracket(line) else {
+        let Some(open) = brackets.first_record else {
             return if looks_like_legacy_gc(line) { LineClass::UnknownGc } else { LineClass::Ignored };
         };
         if t.first() == Some(&b'[') && !line[open + 1..].starts_with(b"Eden:") && line[0] == b' ' {
@@ -365,7 +373,7 @@ impl Parser {
             }
         }
         self.fmt.legacy_lines += 1;
-        let depth = bracket_depth(line);
+        let depth = brackets.depth;
         if depth <= 0 {
             return self.process_text(line);
         }
@@ -378,11 +386,12 @@ impl Parser {
 
     /// A line while a record is open: either noise, a record of its own, or the record's continuation.
     fn legacy_continue(&mut self, line: &[u8], t: &[u8]) -> LineClass {
-        if is_noise(t) || t.is_empty() {
+        let brackets = scan_brackets(line);
+        if t.is_empty() || brackets.heap_address || is_prefixed_noise(t) {
             return LineClass::Ignored;
         }
-        let depth = bracket_depth(line);
-        if let Some(open) = first_record_bracket(line) {
+        let depth = brackets.depth;
+        if let Some(open) = brackets.first_record {
             // A record that starts the line (only stamps before it) is a record of its own, unless the
             // open record is a CMS remark: with -XX:+CMSScavengeBeforeRemark the young collection is
             // printed inside the remark and its time is part of the remark's pause.
@@ -774,7 +783,7 @@ impl Parser {
         if let Some(h) = heap {
             e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
         }
-        let row = self.emit(e, false);
+        let row = self.push_event(e);
         self.legacy.last_row = Some(row);
         self.legacy.last_g1_row = Some(row); // a G1 Full GC is completed by an [Eden: ...] line
         for (space, c) in spaces {
@@ -846,7 +855,7 @@ impl Parser {
         if let Some((h, _)) = find_change(body) {
             e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
         }
-        let row = self.emit(e, false);
+        let row = self.push_event(e);
         self.legacy.last_g1_row = Some(row);
         self.legacy.last_row = Some(row);
         LineClass::Matched
@@ -866,7 +875,7 @@ impl Parser {
         if let Some((h, _)) = find_change(rest) {
             e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
         }
-        let row = self.emit(e, false);
+        let row = self.push_event(e);
         self.legacy.last_g1_row = Some(row);
         self.legacy.last_row = Some(row);
         LineClass::Matched
@@ -953,7 +962,7 @@ impl Parser {
         e.gc_id = id;
         e.phase = title;
         e.duration_ms = ms;
-        self.emit(e, false);
+        self.push_event(e);
         LineClass::Matched
     }
 
@@ -1011,7 +1020,7 @@ impl Parser {
         if let Some(h) = heap {
             e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
         }
-        let row = self.emit(e, false);
+        let row = self.push_event(e);
         if category == CAT_PAUSE {
             self.legacy.last_row = Some(row);
         }
@@ -1029,17 +1038,30 @@ fn merge(a: LineClass, b: LineClass) -> LineClass {
     }
 }
 
-/// Offset of the first `[` that opens a legacy record (skipping `[0x...` heap addresses).
-fn first_record_bracket(line: &[u8]) -> Option<usize> {
-    let mut from = 0;
-    while let Some(p) = memchr::memchr(b'[', &line[from..]) {
-        let at = from + p;
-        if is_record_title(&line[at + 1..]) {
-            return Some(at);
+/// One pass over a line's brackets: the depth change, whether a heap address `[0x` appears, and the
+/// first `[` that opens a legacy record.
+struct Brackets {
+    depth: i32,
+    heap_address: bool,
+    first_record: Option<usize>,
+}
+
+fn scan_brackets(line: &[u8]) -> Brackets {
+    let mut b = Brackets { depth: 0, heap_address: false, first_record: None };
+    for i in memchr::memchr2_iter(b'[', b']', line) {
+        if line[i] == b']' {
+            b.depth -= 1;
+            continue;
         }
-        from = at + 1;
+        b.depth += 1;
+        let after = &line[i + 1..];
+        if after.starts_with(b"0x") {
+            b.heap_address = true;
+        } else if b.first_record.is_none() && is_record_title(after) {
+            b.first_record = Some(i);
+        }
     }
-    None
+    b
 }
 
 /// The node's own text: its content with nested nodes removed (borrowed when it has none).
@@ -1094,10 +1116,6 @@ fn skip_stamps(mut t: &[u8]) -> &[u8] {
     }
 }
 
-fn bracket_depth(line: &[u8]) -> i32 {
-    memchr::memchr2_iter(b'[', b']', line).map(|i| if line[i] == b'[' { 1 } else { -1 }).sum()
-}
-
 /// Builds the bracket tree of a record; unmatched closing brackets are ignored.
 fn build_tree(buf: &[u8], nodes: &mut Vec<Node>) {
     nodes.clear();
@@ -1115,7 +1133,7 @@ fn build_tree(buf: &[u8], nodes: &mut Vec<Node>) {
 
 /// `PSYoungGen      total 76800K, used 41007K [0x...` and friends: the heap printed at exit or around GCs.
 fn is_heap_print(t: &[u8]) -> bool {
-    find_short(t, b"[0x").is_some() && find_short(t, b" total ").is_some() && find_short(t, b"used ").is_some()
+    find_short(t, b" total ").is_some() && find_short(t, b"used ").is_some()
 }
 
 fn looks_like_legacy_gc(line: &[u8]) -> bool {

@@ -168,7 +168,13 @@ pub fn concurrent(name: &[u8]) -> (Named, bool) {
     let (base, groups) = split_groups(name);
     let modifiers: Vec<&[u8]> = groups.into_iter().filter(|g| !is_time_group(g)).collect();
     let cycle = base.ends_with(b"Cycle");
-    let kind = if cycle { b"concurrent-cycle".to_vec() } else { slug(base) };
+    let kind = if cycle {
+        b"concurrent-cycle".to_vec()
+    } else if base.starts_with(b"Concurrent") {
+        slug(base)
+    } else {
+        [&b"concurrent-"[..], &slug(base)].concat()
+    };
     (Named { kind, phase: phase_with(b"", base, &modifiers), cause: Vec::new() }, cycle)
 }
 

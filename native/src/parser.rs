@@ -67,6 +67,10 @@ pub struct Parser {
     layout: decorators::Layout,
     /// The last unified-logging pause row (to spot a pause printed inside the next one).
     pub last_pause_row: Option<usize>,
+    first_nanos: Option<i64>,
+    nanos_is_uptime: Option<bool>,
+    first_int_value: Option<i64>,
+    lone_int_is_tid: bool,
 }
 
 pub const COLLECTOR_UNKNOWN: &str = "unknown";
@@ -95,6 +99,10 @@ impl Parser {
             first_wall_ms: None,
             layout: decorators::Layout::default(),
             last_pause_row: None,
+            first_nanos: None,
+            nanos_is_uptime: None,
+            first_int_value: None,
+            lone_int_is_tid: false,
         }
     }
 
@@ -172,7 +180,9 @@ impl Parser {
             Some(d) => {
                 self.fmt.unified_lines += 1;
                 self.fmt.decorators |= d.seen;
-                self.set_line_time(d.uptime_s.or(d.mono_s), d.wall_ms, line);
+                self.note_int_decorator(&d);
+                let uptime = d.uptime_s.or_else(|| self.nanos_time(&d)).or(d.mono_s);
+                self.set_line_time(uptime, d.wall_ms, line);
                 let msg = &line[d.message_at..];
                 self.unified_message(msg, d.stats_tag)
             }
@@ -184,6 +194,42 @@ impl Parser {
             None => self.legacy_line(line),
         };
         self.diag.count(class, line);
+    }
+
+    /// A single integer decorator is `pid` unless its value changes from line to line: then it is `tid`.
+    fn note_int_decorator(&mut self, d: &decorators::Decorated) {
+        if d.seen & decorators::D_TID != 0 {
+            return;
+        }
+        if let Some(v) = d.first_int {
+            match self.first_int_value {
+                None => self.first_int_value = Some(v),
+                Some(first) if first != v => self.lone_int_is_tid = true,
+                _ => {}
+            }
+        }
+    }
+
+    /// Time from a single nanosecond decorator. `uptimenanos` starts near 0 at JVM start; `timenanos` is a
+    /// monotonic clock (seconds since boot). Decided on the first such line of the log: a value over 100 s
+    /// with a date decorator present is `timenanos` (the date then gives the time), else it counts from
+    /// the first line as uptime does.
+    fn nanos_time(&mut self, d: &decorators::Decorated) -> Option<f64> {
+        let ns = d.lone_nanos?;
+        let first = *self.first_nanos.get_or_insert(ns);
+        let is_uptime = *self.nanos_is_uptime.get_or_insert(first < 100_000_000_000);
+        if is_uptime {
+            self.fmt.decorators |= decorators::D_UPTIMENANOS;
+            Some(ns as f64 / 1e9)
+        } else {
+            self.fmt.decorators |= decorators::D_TIMENANOS;
+            if d.wall_ms.is_some() {
+                None
+            } else {
+                self.fmt.uptime_from_wall_clock = true;
+                Some((ns - first) as f64 / 1e9)
+            }
+        }
     }
 
     /// Records the time of a line and checks that time does not go backwards.
@@ -258,7 +304,18 @@ impl Parser {
     }
 
     /// Appends an event row, attaching details already seen for its GC id.
-    pub fn emit(&mut self, mut e: Event, ends_at_line_time: bool) -> usize {
+    pub fn emit(&mut self, e: Event, ends_at_line_time: bool) -> usize {
+        let row = self.push_row(e, ends_at_line_time);
+        self.attach_pending(row);
+        row
+    }
+
+    /// Appends an event row of a legacy log (whose details never arrive on lines of their own).
+    pub fn push_event(&mut self, e: Event) -> usize {
+        self.push_row(e, false)
+    }
+
+    fn push_row(&mut self, mut e: Event, ends_at_line_time: bool) -> usize {
         if e.uptime_s.is_nan() {
             e.uptime_s = self.line_uptime_s;
             if ends_at_line_time && !e.duration_ms.is_nan() && !e.uptime_s.is_nan() {
@@ -272,20 +329,25 @@ impl Parser {
             }
         }
         let collector = self.collector();
-        let row = self.cols.push(&e, collector.as_bytes(), self.source);
-        if e.gc_id != NULL_I64 && e.category != crate::columns::CAT_SAFEPOINT {
-            if self.pending.len() > 256 {
-                let keep_from = e.gc_id - 128;
-                self.pending.retain(|k, _| *k >= keep_from);
-            }
-            let region = self.fmt.region_size_bytes;
-            let p = self.pending.entry(e.gc_id).or_default();
-            let taken = std::mem::take(p);
-            p.row = Some(row);
-            p.start_uptime_s = taken.start_uptime_s;
-            self.apply_pending(row, &taken, region);
+        self.cols.push(&e, collector.as_bytes(), self.source)
+    }
+
+    fn attach_pending(&mut self, row: usize) {
+        let gc_id = self.cols.gc_id[row];
+        let category = &self.cols.categories.values[self.cols.category[row] as usize - 1];
+        if gc_id == NULL_I64 || category.as_bytes() == crate::columns::CAT_SAFEPOINT {
+            return;
         }
-        row
+        if self.pending.len() > 256 {
+            let keep_from = gc_id - 128;
+            self.pending.retain(|k, _| *k >= keep_from);
+        }
+        let region = self.fmt.region_size_bytes;
+        let p = self.pending.entry(gc_id).or_default();
+        let taken = std::mem::take(p);
+        p.row = Some(row);
+        p.start_uptime_s = taken.start_uptime_s;
+        self.apply_pending(row, &taken, region);
     }
 
     fn apply_pending(&mut self, row: usize, p: &Pending, region: Option<i64>) {
@@ -357,6 +419,10 @@ impl Parser {
 
     /// Fills the collector of rows emitted before the log named it, and closes the time accounting.
     pub fn finish(&mut self) {
+        use decorators::{D_PID, D_TID};
+        if self.lone_int_is_tid && self.fmt.decorators & (D_PID | D_TID) == D_PID {
+            self.fmt.decorators = self.fmt.decorators & !D_PID | D_TID;
+        }
         if self.fmt.time_segments > 0 {
             self.fmt.time_covered_s += self.last_line_time_s - self.segment_start_s;
         }

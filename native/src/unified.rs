@@ -105,7 +105,8 @@ impl Parser {
         if let Some(name) = body.strip_prefix(b"Pause ") {
             return self.unified_pause(gc_id, name);
         }
-        if body.starts_with(b"Concurrent ") {
+        if body.starts_with(b"Concurrent ") || body.starts_with(b"Coalescing and filling") {
+            // Generational Shenandoah's "Coalescing and filling (Old)" is a concurrent collection of its own.
             return self.unified_concurrent(gc_id, body);
         }
         if body.starts_with(b"Garbage Collection (")
@@ -168,6 +169,10 @@ impl Parser {
         };
         if gc_id.is_none() && heap.is_none() {
             // Shenandoah's statistics table ("Pause Init Mark (G) 1234 us") and similar summaries.
+            return LineClass::Ignored;
+        }
+        if find_short(name, b"(ZWorker").is_some() {
+            // JDK 17 ZGC debug: "Pause Mark Try Complete (ZWorker#0) 0.007ms" is a step inside Pause Mark End.
             return LineClass::Ignored;
         }
         self.infer_collector_from_pause(name);

@@ -242,13 +242,14 @@ def instant_ns(value: str) -> int:
 @dataclass(frozen=True)
 class JfrGc:
     """The jdk.GarbageCollection events of one gcId (generational Shenandoah can emit two per id), and
-    the duration of the safepoint VM operation in which the collection started, if any."""
+    the total duration of the safepoint VM operations (jdk.ExecuteVMOperation) overlapping them: the
+    operation that holds a stop-the-world collection, or those of a concurrent cycle's pauses."""
 
     gc_id: int
     names: tuple[str, ...]
     causes: tuple[str, ...]
     sum_of_pauses_ms: float
-    vm_operation_ms: float | None = None
+    vm_operation_ms: float = 0.0
 
 
 def _interval_ns(v: dict) -> tuple[int, int]:
@@ -256,11 +257,12 @@ def _interval_ns(v: dict) -> tuple[int, int]:
     return start, start + round(duration_ms(v["duration"]) * 1e6)
 
 
-def _enclosing_operation_ms(start_ns: int, operations: list[tuple[int, int]]) -> float | None:
-    for op_start, op_end in operations:
-        if op_start <= start_ns <= op_end:
-            return (op_end - op_start) / 1e6
-    return None
+def _overlapping_operations_ms(interval: tuple[int, int], operations: list[tuple[int, int]]) -> float:
+    start_ns, end_ns = interval
+    return (
+        sum(op_end - op_start for op_start, op_end in operations if op_start <= end_ns and start_ns <= op_end)
+        / 1e6
+    )
 
 
 def read_jfr_gcs(path: Path) -> dict[int, JfrGc]:
@@ -270,15 +272,13 @@ def read_jfr_gcs(path: Path) -> dict[int, JfrGc]:
     by_id: dict[int, JfrGc] = {}
     for v in (e["values"] for e in events if e["type"] == "jdk.GarbageCollection"):
         gc_id = int(v["gcId"])
-        prev = by_id.get(gc_id)
-        if prev is None:
-            op_ms = _enclosing_operation_ms(instant_ns(v["startTime"]), operations)
-            prev = JfrGc(gc_id, (), (), 0.0, op_ms)
+        prev = by_id.get(gc_id, JfrGc(gc_id, (), (), 0.0))
         by_id[gc_id] = replace(
             prev,
             names=prev.names + (v["name"],),
             causes=prev.causes + (str(v.get("cause")),),
             sum_of_pauses_ms=prev.sum_of_pauses_ms + duration_ms(v["sumOfPauses"]),
+            vm_operation_ms=prev.vm_operation_ms + _overlapping_operations_ms(_interval_ns(v), operations),
         )
     return by_id
 

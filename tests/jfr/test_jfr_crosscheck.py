@@ -63,15 +63,14 @@ def _excess_ms(jfr: JfrGc, log: LogGc | None) -> float:
 
 
 def _log_scope_wider(collector: Collector, max_excess_per_pause_ms: float) -> Explains:
-    """The log's pause timer encloses JFR's: the log is longer, by at most the bound per pause line or,
-    when JFR has it, by no more than the enclosing safepoint VM operation (jdk.ExecuteVMOperation) lasted."""
+    """The log's pause timer encloses JFR's: the log is longer, by at most the bound per pause line or
+    else by no more than the collection's safepoint VM operations (jdk.ExecuteVMOperation) lasted."""
 
     def explains(case: Case, jfr: JfrGc, log: LogGc | None) -> bool:
         if case.run.collector is not collector or log is None:
             return False
         excess_ms = _excess_ms(jfr, log)
-        op_ms = jfr.vm_operation_ms
-        within_op = op_ms is not None and log.pause_ms <= op_ms + PAUSE_TOLERANCE_MS
+        within_op = log.pause_ms <= jfr.vm_operation_ms + PAUSE_TOLERANCE_MS
         return excess_ms >= 0 and (excess_ms <= max_excess_per_pause_ms * log.pauses or within_op)
 
     return explains
@@ -97,7 +96,9 @@ def _zgc_pauses_not_selected(case: Case, jfr: JfrGc, log: LogGc | None) -> bool:
 # pause, ZGC within 0.001 ms. The bounds below leave about 2x headroom; a larger difference is listed.
 # A few Serial young pauses per run are 0.5-37 ms longer in the log than in JFR, also with one JVM at
 # a time: the VM thread stalls in the part only the log times (between two heap-printing lines in one
-# case), so these are accepted while the log's pause fits in the safepoint's VM operation.
+# case); Shenandoah has the same now and then ("Pause Init Mark (Young) 14.000ms", safepoint "At
+# safepoint: 14061896 ns", JFR 1.77 ms for the whole cycle). These are accepted while the log's pauses
+# fit in the collection's safepoint VM operations.
 KNOWN_DIFFERENCES = (
     # ZGC logs its pauses (Pause Mark Start/End, Relocate Start) at gc+phases: a selection without gc*
     # has the collection lines but no pause lines, so the table has no pause rows for these ids.
@@ -145,40 +146,10 @@ class ParserGap:
     reason: str
 
 
-PARSER_GAPS = (
-    ParserGap(
-        "ids",
-        lambda c: c.run.collector is SHENANDOAH_GEN,
-        "parser gap: generational Shenandoah 'GC(4) Coalescing and filling (Old) 0.640ms' is a "
-        "collection of its own in JFR (sumOfPauses 0) but produces no row",
-    ),
-    ParserGap(
-        "same-pauses",
-        lambda c: c.run.collector is ZGC and c.run.jdk.major == 17 and "=debug" in c.log.selection,
-        "parser gap: JDK 17 ZGC's debug sub-phase 'GC(5) Pause Mark Try Complete (ZWorker#0) 0.007ms' "
-        "(gc,phases debug, inside Pause Mark End) becomes a pause row of its own (pause-other)",
-    ),
-    ParserGap(
-        "uptime",
-        lambda c: "timenanos" in c.log.decorators.split(","),
-        "parser gap: the timenanos decorator ([1716431399367ns], monotonic clock) is read as "
-        "uptimenanos, so uptime_s is the machine's uptime",
-    ),
-    ParserGap(
-        "decorators",
-        lambda c: "timenanos" in c.log.decorators.split(","),
-        "parser gap: timenanos is reported as uptimenanos",
-    ),
-    ParserGap(
-        "decorators",
-        lambda c: "tid" in c.log.decorators.split(",") and "pid" not in c.log.decorators.split(","),
-        "parser gap: a lone tid decorator is reported as pid (tid changes from line to line, pid does not)",
-    ),
-    ParserGap(
-        "decorators",
-        lambda c: bool({"time", "utctime"} & set(c.log.decorators.split(","))),
-        "parser gap: one date decorator with offset +0000 is reported as both time and utctime",
-    ),
+PARSER_GAPS: tuple[ParserGap, ...] = (
+    # Found by these tests and fixed since: generational Shenandoah's "Coalescing and filling (Old)",
+    # JDK 17 ZGC's debug "Pause Mark Try Complete (ZWorker#0)", timenanos read as uptimenanos, a lone
+    # tid reported as pid, one +0000 date reported as both time and utctime.
 )
 
 
@@ -284,4 +255,7 @@ def test_pauses_do_not_depend_on_decorators(case: Case, prefetched: None) -> Non
 def test_decorators_are_detected(case: Case, prefetched: None) -> None:
     run = loaded(case)
     expected = [] if case.log.decorators == "none" else case.log.decorators.split(",")
+    if "utctime" in expected and "time" not in expected:
+        # One date decorator: on a UTC machine `time` and `utctime` print the same text; jvmlab says `time`.
+        expected[expected.index("utctime")] = "time"
     assert run.log.format["decorators"] == expected, f"{run.path}: -Xlog decorators {case.log.decorators}"

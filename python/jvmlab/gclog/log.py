@@ -49,31 +49,44 @@ class GcLog:
 
 
 def _categorical(codes: np.ndarray, values: list[str]) -> pl.Series:
-    """Code 0 is null; code k is values[k - 1]."""
-    index = pl.Series(codes.astype(np.int64) - 1)
-    index = index.set(index < 0, None)
-    return pl.Series(values, dtype=pl.String).gather(index).cast(pl.Categorical)
+    """Code 0 is null; code k is values[k - 1]. Gathers from the k + 1 categories, so no string is built per
+    row: the result's only copy is its u32 category ids."""
+    lookup = pl.Series([None, *values], dtype=pl.String).cast(pl.Categorical)
+    return lookup.gather(pl.Series(codes, dtype=pl.UInt32))
+
+
+def _int64(name: str, arr: np.ndarray) -> pl.Series:
+    """The sentinel (minimum int64) as null. Without one the Series shares `arr`'s memory; with one, a numpy
+    mask (1 byte a row) marks the rows and `set` makes the one copy that cannot be avoided."""
+    series = pl.Series(name, arr)
+    nulls = arr == _NULL_I64
+    return series.set(pl.Series(nulls), None) if nulls.any() else series
+
+
+def _column(name: str, arr: np.ndarray, categories: dict[str, list[str]]) -> pl.Series:
+    if name in CATEGORICAL:
+        return _categorical(arr, categories[name])
+    if name == "wall_ms":
+        return _int64(name, arr).cast(pl.Datetime("ms", "UTC"))
+    if arr.dtype == np.float64:
+        return pl.Series(name, arr, nan_to_null=True)  # shares arr's values, adds a validity mask
+    if arr.dtype == np.int64:
+        return _int64(name, arr)
+    return pl.Series(name, arr)
 
 
 def to_frame(raw: dict[str, Any]) -> pl.DataFrame:
-    """Builds the polars event table from the native module's columns."""
-    cols = raw["columns"]
-    cats = raw["categories"]
+    """Builds the polars event table from the native module's columns.
+
+    Consumes `raw["columns"]`: each array is popped as soon as its Series exists, so the native arrays and
+    the copies some conversions make never coexist in full (peak: the table plus one column).
+    """
+    cols, cats = raw["columns"], raw["categories"]
     data: dict[str, pl.Series] = {}
-    for name, arr in cols.items():
-        if name in CATEGORICAL:
-            data[name] = _categorical(arr, cats[name]).alias(name)
-        elif name == "wall_ms":
-            s = pl.Series("wall_time", arr)
-            data["wall_time"] = s.set(s == _NULL_I64, None).cast(pl.Datetime("ms", "UTC"))
-        elif arr.dtype == np.float64:
-            data[name] = pl.Series(name, arr, nan_to_null=True)
-        elif arr.dtype == np.int64:
-            s = pl.Series(name, arr)
-            data[name] = s.set(s == _NULL_I64, None) if (arr == _NULL_I64).any() else s
-        else:
-            data[name] = pl.Series(name, arr)
-    return pl.DataFrame([data[c].alias(c) for c in COLUMN_ORDER])
+    for name in list(cols):
+        series = _column(name, cols.pop(name), cats)
+        data["wall_time" if name == "wall_ms" else name] = series
+    return pl.DataFrame([data.pop(c).alias(c) for c in COLUMN_ORDER])
 
 
 def parse(sources: list[Source], *, strict: bool = False, label: str = "") -> GcLog:
