@@ -19,10 +19,11 @@ $(STAMP)/venv: pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip "maturin>=1.7,<2"
 	$(BIN)/pip install --quiet -e '.[dev]'
 	@touch $@
+	@touch $(STAMP)/native  # the editable install has just built the native module (release profile)
 
 # The editable install builds the native module; rebuild it in release mode when the Rust code changes.
 $(STAMP)/native: $(STAMP)/venv $(shell find native/src -name '*.rs') native/Cargo.toml
-	cd native && ../$(BIN)/maturin develop --release --quiet -m Cargo.toml 2>&1 | grep -v "^📦\|^🔗\|^🐍\|^⚠️" || true
+	cd native && ../$(BIN)/maturin develop --release --quiet -m Cargo.toml
 	$(BIN)/python -c "import jvmlab._native as n; assert n.build_info()['profile'] == 'release'"
 	@touch $@
 
@@ -33,6 +34,9 @@ $(STAMP)/java: $(JAVA_SRC)
 	@touch $@
 
 test: setup
+	$(BIN)/ruff check python tests bench
+	$(BIN)/ruff format --check python tests bench
+	$(BIN)/mypy python/jvmlab
 	cd native && cargo test --release --no-default-features --quiet
 	$(BIN)/python -m pytest -q -n 2 tests
 

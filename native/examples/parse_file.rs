@@ -5,7 +5,10 @@ fn main() {
     let paths: Vec<String> = std::env::args().skip(1).collect();
     for path in paths {
         let start = std::time::Instant::now();
-        let src = _native::Source { path: path.clone(), entry: None };
+        let src = _native::Source {
+            path: path.clone(),
+            entry: None,
+        };
         let p = _native::parse_sources(&[src]).expect("parse");
         let secs = start.elapsed().as_secs_f64();
         let mb = p.diag.bytes_read as f64 / 1e6;

@@ -134,8 +134,16 @@ impl Columns {
         self.collector.push(self.collectors.code(collector));
         self.category.push(self.categories.code(e.category));
         self.kind.push(self.kinds.code(e.kind));
-        self.phase.push(if e.phase.is_empty() { 0 } else { self.phases.code(e.phase) });
-        self.cause.push(if e.cause.is_empty() { 0 } else { self.causes.code(e.cause) });
+        self.phase.push(if e.phase.is_empty() {
+            0
+        } else {
+            self.phases.code(e.phase)
+        });
+        self.cause.push(if e.cause.is_empty() {
+            0
+        } else {
+            self.causes.code(e.cause)
+        });
         self.pause_ms.push(e.pause_ms);
         self.duration_ms.push(e.duration_ms);
         self.ttsp_ms.push(e.ttsp_ms);

@@ -75,7 +75,10 @@ impl Layout {
         if self.n == 0 {
             return None;
         }
-        let mut d = Decorated { seen, ..Default::default() };
+        let mut d = Decorated {
+            seen,
+            ..Default::default()
+        };
         let mut pos = 0;
         for kind in &self.kinds[..self.n] {
             if line.get(pos) != Some(&b'[') {
@@ -125,7 +128,9 @@ fn is_stats_tag(t: &[u8]) -> bool {
     t.ends_with(b"stats") || t == b"gc,init"
 }
 
-const LEVELS: [&[u8]; 6] = [b"info", b"debug", b"trace", b"warning", b"error", b"develop"];
+const LEVELS: [&[u8]; 6] = [
+    b"info", b"debug", b"trace", b"warning", b"error", b"develop",
+];
 
 /// Parses the decorators at the start of a line. Returns `None` when the line does not start like a
 /// unified-logging line; otherwise what they say and their layout (to read the next lines faster).
@@ -212,20 +217,22 @@ fn classify(token: &[u8], d: &mut Decorated, nanos: &mut [Option<i64>; 2]) -> bo
     if t[0].is_ascii_digit() {
         return classify_number(t, d, nanos);
     }
-    if LEVELS.iter().any(|l| *l == t) {
+    if LEVELS.contains(&t) {
         d.seen |= D_LEVEL;
         return true;
     }
-    if d.seen & D_LEVEL != 0 || looks_like_tags(t) {
-        if t.iter().all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b',' || c == b'_') {
-            d.seen |= D_TAGS;
-            d.stats_tag = is_stats_tag(t);
-            return true;
-        }
+    if (d.seen & D_LEVEL != 0 || looks_like_tags(t))
+        && t.iter()
+            .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b',' || c == b'_')
+    {
+        d.seen |= D_TAGS;
+        d.stats_tag = is_stats_tag(t);
+        return true;
     }
     // hostname: letters, digits, '-', '.'; must come before pid/tid/level.
     if d.seen & (D_PID | D_TID | D_LEVEL | D_TAGS) == 0
-        && t.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'-' || c == b'.' || c == b'_')
+        && t.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || c == b'-' || c == b'.' || c == b'_')
         && t.iter().any(|c| c.is_ascii_alphabetic())
         && !t.starts_with(b"GC")
     {
@@ -318,11 +325,23 @@ pub fn parse_iso8601_ms(s: &[u8]) -> Option<i64> {
 
 /// Like [`parse_iso8601_ms`] but also returns the number of bytes used (for legacy date stamps).
 pub fn parse_iso8601_prefix(s: &[u8]) -> Option<(i64, usize)> {
-    if s.len() < 19 || s[4] != b'-' || s[7] != b'-' || s[10] != b'T' || s[13] != b':' || s[16] != b':' {
+    if s.len() < 19
+        || s[4] != b'-'
+        || s[7] != b'-'
+        || s[10] != b'T'
+        || s[13] != b':'
+        || s[16] != b':'
+    {
         return None;
     }
     let year = two(s, 0)? * 100 + two(s, 2)?;
-    let (mon, day, h, mi, sec) = (two(s, 5)?, two(s, 8)?, two(s, 11)?, two(s, 14)?, two(s, 17)?);
+    let (mon, day, h, mi, sec) = (
+        two(s, 5)?,
+        two(s, 8)?,
+        two(s, 11)?,
+        two(s, 14)?,
+        two(s, 17)?,
+    );
     let mut i = 19;
     let mut millis = 0i64;
     if i < s.len() && (s[i] == b'.' || s[i] == b',') {
@@ -368,7 +387,10 @@ mod tests {
         let line = b"[0.004s][info][gc     ] Using Serial";
         let (d, layout) = parse(line).unwrap();
         let fast = layout.parse(line, d.seen).unwrap();
-        assert_eq!((fast.uptime_s, fast.wall_ms, fast.message_at), (d.uptime_s, d.wall_ms, d.message_at));
+        assert_eq!(
+            (fast.uptime_s, fast.wall_ms, fast.message_at),
+            (d.uptime_s, d.wall_ms, d.message_at)
+        );
         assert_eq!(d.uptime_s, Some(0.004));
         assert_eq!(&line[d.message_at..], b"Using Serial");
         assert_eq!(d.seen, D_UPTIME | D_LEVEL | D_TAGS);
@@ -379,7 +401,10 @@ mod tests {
         let line = b"[2026-11-22T02:05:53.889+0000][30ms][31417][31418][info][gc] Using G1";
         let (d, layout) = parse(line).unwrap();
         let fast = layout.parse(line, d.seen).unwrap();
-        assert_eq!((fast.uptime_s, fast.wall_ms, fast.message_at), (d.uptime_s, d.wall_ms, d.message_at));
+        assert_eq!(
+            (fast.uptime_s, fast.wall_ms, fast.message_at),
+            (d.uptime_s, d.wall_ms, d.message_at)
+        );
         assert_eq!(d.uptime_s, Some(0.030));
         assert_eq!(d.wall_ms, Some(1795313153889));
         assert_eq!(d.seen & (D_PID | D_TID), D_PID | D_TID);
@@ -391,7 +416,10 @@ mod tests {
         let line = b"[2026-11-22T02:05:45.741+0000][0.587s] GC(0) Pause Young (Normal) (G1 Evacuation Pause)";
         let (d, layout) = parse(line).unwrap();
         let fast = layout.parse(line, d.seen).unwrap();
-        assert_eq!((fast.uptime_s, fast.wall_ms, fast.message_at), (d.uptime_s, d.wall_ms, d.message_at));
+        assert_eq!(
+            (fast.uptime_s, fast.wall_ms, fast.message_at),
+            (d.uptime_s, d.wall_ms, d.message_at)
+        );
         assert_eq!(d.uptime_s, Some(0.587));
         assert!(line[d.message_at..].starts_with(b"GC(0)"));
     }
@@ -400,7 +428,10 @@ mod tests {
     fn offsets() {
         assert_eq!(parse_iso8601_ms(b"1970-01-01T01:00:00.000+0100"), Some(0));
         assert_eq!(parse_iso8601_ms(b"1970-01-01T00:00:01.5Z"), Some(1500));
-        assert_eq!(parse_iso8601_ms(b"1970-01-01T00:00:00.000-01:00"), Some(3_600_000));
+        assert_eq!(
+            parse_iso8601_ms(b"1970-01-01T00:00:00.000-01:00"),
+            Some(3_600_000)
+        );
     }
 
     #[test]

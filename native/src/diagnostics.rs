@@ -49,7 +49,9 @@ impl Diagnostics {
                 // Prefer samples that look like GC data: they are the ones that matter.
                 if self.unknown_samples.len() < MAX_SAMPLES {
                     self.unknown_samples.push(sample(line));
-                } else if class == LineClass::UnknownGc && self.lines_unknown_gc <= MAX_SAMPLES as u64 {
+                } else if class == LineClass::UnknownGc
+                    && self.lines_unknown_gc <= MAX_SAMPLES as u64
+                {
                     let slot = (self.lines_unknown_gc - 1) as usize;
                     self.unknown_samples[slot] = sample(line);
                 }

@@ -11,11 +11,12 @@ use crate::decorators::parse_iso8601_prefix;
 use crate::diagnostics::LineClass;
 use crate::names;
 use crate::numbers::{
-    find_change, find_short, parse_change, parse_decimal, parse_int, parse_size, trim, trim_start, Change,
+    find_change, find_short, parse_change, parse_decimal, parse_int, parse_size, trim, trim_start,
+    Change,
 };
+use crate::parser::Parser;
 use std::borrow::Cow;
 use std::sync::LazyLock;
-use crate::parser::Parser;
 
 const MAX_RECORD_LINES: u32 = 64;
 const MAX_RECORD_BYTES: usize = 64 * 1024;
@@ -81,13 +82,32 @@ fn is_prefixed_noise(t: &[u8]) -> bool {
     // Prefixed noise never starts with a digit or '[': most GC lines skip the prefix comparisons.
     matches!(
         t.first(),
-        Some(b'D' | b'-' | b'{' | b'H' | b'}' | b'A' | b'P' | b'a' | b'S' | b'T' | b'M' | b'N' | b'B' | b'G' | b's' | b'd' | b'C')
+        Some(
+            b'D' | b'-'
+                | b'{'
+                | b'H'
+                | b'}'
+                | b'A'
+                | b'P'
+                | b'a'
+                | b'S'
+                | b'T'
+                | b'M'
+                | b'N'
+                | b'B'
+                | b'G'
+                | b's'
+                | b'd'
+                | b'C'
+        )
     ) && PREFIXES.iter().any(|p| t.starts_with(p))
 }
 
 /// `[CMS-concurrent-mark: ...]`, `[ASCMS-concurrent-...]` (CMS with adaptive sizing), `[GC concurrent-...]`.
 fn is_concurrent_title(t: &[u8]) -> bool {
-    t.starts_with(b"CMS-concurrent") || t.starts_with(b"ASCMS-concurrent") || t.starts_with(b"GC concurrent")
+    t.starts_with(b"CMS-concurrent")
+        || t.starts_with(b"ASCMS-concurrent")
+        || t.starts_with(b"GC concurrent")
 }
 
 /// Text that starts a legacy record, right after its `[`.
@@ -128,10 +148,14 @@ fn stamp_before(s: &[u8]) -> Stamp {
             }
         }
     }
-    let Some(stripped) = t.strip_suffix(b":") else { return st };
+    let Some(stripped) = t.strip_suffix(b":") else {
+        return st;
+    };
     // uptime: the number right before the colon
     let mut i = stripped.len();
-    while i > 0 && (stripped[i - 1].is_ascii_digit() || stripped[i - 1] == b'.' || stripped[i - 1] == b',') {
+    while i > 0
+        && (stripped[i - 1].is_ascii_digit() || stripped[i - 1] == b'.' || stripped[i - 1] == b',')
+    {
         i -= 1;
     }
     if i < stripped.len() {
@@ -145,7 +169,9 @@ fn stamp_before(s: &[u8]) -> Stamp {
                 }
             }
             t = trim(&stripped[..i]);
-            let Some(s2) = t.strip_suffix(b":") else { return st };
+            let Some(s2) = t.strip_suffix(b":") else {
+                return st;
+            };
             t = s2;
         } else {
             t = stripped;
@@ -165,7 +191,10 @@ fn stamp_before(s: &[u8]) -> Stamp {
     if t.len() >= 24 {
         let from = t.len().saturating_sub(29);
         for start in from..t.len().saturating_sub(18) {
-            if t[start].is_ascii_digit() && t.get(start + 4) == Some(&b'-') && t.get(start + 10) == Some(&b'T') {
+            if t[start].is_ascii_digit()
+                && t.get(start + 4) == Some(&b'-')
+                && t.get(start + 10) == Some(&b'T')
+            {
                 if let Some((ms, n)) = parse_iso8601_prefix(&t[start..]) {
                     if start + n == t.len() {
                         st.wall_ms = Some(ms);
@@ -215,7 +244,14 @@ fn title_len(t: &[u8]) -> usize {
 fn canonical_title_len(t: &[u8]) -> usize {
     let tl = title_len(t);
     let title = &t[..tl];
-    for keep in [&b"GC pause"[..], b"GC remark", b"GC cleanup", b"GC concurrent-", b"GC--", b"Full GC--"] {
+    for keep in [
+        &b"GC pause"[..],
+        b"GC remark",
+        b"GC cleanup",
+        b"GC concurrent-",
+        b"GC--",
+        b"Full GC--",
+    ] {
         if title.starts_with(keep) {
             return tl;
         }
@@ -231,7 +267,11 @@ fn canonical_title_len(t: &[u8]) -> usize {
 
 /// The last `N secs` (or `N ms`) in `t`, in milliseconds.
 fn last_duration_ms(t: &[u8]) -> Option<f64> {
-    for (unit, scale) in [(&b" secs"[..], 1000.0), (&b" sec"[..], 1000.0), (&b" ms"[..], 1.0)] {
+    for (unit, scale) in [
+        (&b" secs"[..], 1000.0),
+        (&b" sec"[..], 1000.0),
+        (&b" ms"[..], 1.0),
+    ] {
         if let Some(p) = rfind_short(t, unit) {
             let mut i = p;
             while i > 0 && (t[i - 1].is_ascii_digit() || t[i - 1] == b'.' || t[i - 1] == b',') {
@@ -256,12 +296,18 @@ fn rfind_short(hay: &[u8], needle: &[u8]) -> Option<usize> {
 fn occupancy(t: &[u8]) -> Option<Change> {
     let mut i = 0;
     while i < t.len() {
-        if t[i].is_ascii_digit() && (i == 0 || !t[i - 1].is_ascii_alphanumeric() && t[i - 1] != b'.') {
+        if t[i].is_ascii_digit()
+            && (i == 0 || !t[i - 1].is_ascii_alphanumeric() && t[i - 1] != b'.')
+        {
             if let Some((v, n)) = parse_size(&t[i..]) {
                 if t.get(i + n) == Some(&b'(') {
                     if let Some((cap, m)) = parse_size(&t[i + n + 1..]) {
                         if t.get(i + n + 1 + m) == Some(&b')') {
-                            return Some(Change { before: Some(v), after: Some(v), capacity: Some(cap) });
+                            return Some(Change {
+                                before: Some(v),
+                                after: Some(v),
+                                capacity: Some(cap),
+                            });
                         }
                     }
                 }
@@ -364,7 +410,11 @@ impl Parser {
             }
         }
         let Some(open) = brackets.first_record else {
-            return if looks_like_legacy_gc(line) { LineClass::UnknownGc } else { LineClass::Ignored };
+            return if looks_like_legacy_gc(line) {
+                LineClass::UnknownGc
+            } else {
+                LineClass::Ignored
+            };
         };
         if t.first() == Some(&b'[') && !line[open + 1..].starts_with(b"Eden:") && line[0] == b' ' {
             // Indented "   [Parallel Time: ...]" detail lines of G1 and ParallelOld phase output.
@@ -449,7 +499,9 @@ impl Parser {
             self.legacy.depth = depth;
         }
         let buf = std::mem::take(&mut self.legacy.buf);
-        self.legacy.aside.push((buf, self.legacy.lines, self.legacy.depth));
+        self.legacy
+            .aside
+            .push((buf, self.legacy.lines, self.legacy.depth));
     }
 
     fn pop_open_record(&mut self) {
@@ -466,7 +518,8 @@ impl Parser {
         let mut buf = std::mem::take(&mut self.legacy.buf);
         if find_change(&buf).is_none() && last_duration_ms(&buf).is_none() {
             // Only a title such as "776769.247: [GC" was printed: nothing was lost.
-            self.diag.warn("a GC record was cut off before any figure was printed".to_string());
+            self.diag
+                .warn("a GC record was cut off before any figure was printed".to_string());
             buf.clear();
             self.legacy.buf = buf;
             self.legacy.lines = 0;
@@ -487,7 +540,10 @@ impl Parser {
         while self.flush_one_record() && !self.legacy.aside.is_empty() {
             self.pop_open_record();
         }
-        self.legacy = LegacyState { nodes: std::mem::take(&mut self.legacy.nodes), ..Default::default() };
+        self.legacy = LegacyState {
+            nodes: std::mem::take(&mut self.legacy.nodes),
+            ..Default::default()
+        };
     }
 
     /// Reads the open record at the end of the input; returns whether there was one.
@@ -501,7 +557,9 @@ impl Parser {
         }
         // A record cut off by the end of the file (a truncated log): read what is there.
         self.diag.truncated = true;
-        self.diag.warn("the log ends inside a GC record (truncated file); its figures are kept".to_string());
+        self.diag.warn(
+            "the log ends inside a GC record (truncated file); its figures are kept".to_string(),
+        );
         for _ in 0..self.legacy.depth.max(0) {
             self.legacy.buf.push(b']');
         }
@@ -550,7 +608,8 @@ impl Parser {
             return Some(LineClass::Ignored);
         }
         if t.starts_with(b"OpenJDK ") || t.starts_with(b"Java HotSpot") {
-            if let (Some(a), Some(b)) = (memchr::memmem::find(t, b"JRE ("), memchr::memchr(b')', t)) {
+            if let (Some(a), Some(b)) = (memchr::memmem::find(t, b"JRE ("), memchr::memchr(b')', t))
+            {
                 if a + 5 < b {
                     let v = &t[a + 5..b];
                     let v = v.split(|&c| c == b'-').next().unwrap_or(v);
@@ -560,7 +619,10 @@ impl Parser {
             self.fmt.jvm_start_seen = true;
             return Some(LineClass::Ignored);
         }
-        if t.starts_with(b"Memory: ") || t.starts_with(b"GC STATISTICS:") || t.starts_with(b"Cancelling concurrent GC") {
+        if t.starts_with(b"Memory: ")
+            || t.starts_with(b"GC STATISTICS:")
+            || t.starts_with(b"Cancelling concurrent GC")
+        {
             self.fmt.legacy_lines += 1;
             return Some(LineClass::Ignored);
         }
@@ -594,7 +656,11 @@ impl Parser {
     fn process_text(&mut self, text: &[u8]) -> LineClass {
         let mut nodes = std::mem::take(&mut self.legacy.nodes);
         build_tree(text, &mut nodes);
-        let mut class = if nodes.is_empty() { LineClass::UnknownGc } else { LineClass::Ignored };
+        let mut class = if nodes.is_empty() {
+            LineClass::UnknownGc
+        } else {
+            LineClass::Ignored
+        };
         let mut prev_end = 0;
         for i in 0..nodes.len() {
             if nodes[i].parent == usize::MAX {
@@ -608,7 +674,13 @@ impl Parser {
     }
 
     /// Interprets one top-level node (and the concurrent records nested in it).
-    fn legacy_node(&mut self, buf: &[u8], nodes: &[Node], idx: usize, prev_end: usize) -> LineClass {
+    fn legacy_node(
+        &mut self,
+        buf: &[u8],
+        nodes: &[Node],
+        idx: usize,
+        prev_end: usize,
+    ) -> LineClass {
         let node = nodes[idx];
         let st = stamp_before(&buf[prev_end.min(node.open)..node.open]);
         self.legacy_time(&st, buf);
@@ -647,7 +719,9 @@ impl Parser {
         st: &Stamp,
     ) -> LineClass {
         match title {
-            b"GC" | b"GC--" | b"Full GC" | b"Full GC--" => self.legacy_collection(buf, nodes, idx, title, rest, st),
+            b"GC" | b"GC--" | b"Full GC" | b"Full GC--" => {
+                self.legacy_collection(buf, nodes, idx, title, rest, st)
+            }
             b"GC pause" => self.legacy_g1_pause(rest, st),
             b"GC remark" | b"GC cleanup" => self.legacy_g1_remark_cleanup(title, rest, st),
             b"Eden" => self.legacy_g1_details(rest),
@@ -660,9 +734,7 @@ impl Parser {
             },
             b"Times" | b"G1Ergonomics" => LineClass::Ignored,
             b"" => self.legacy_g1_heap_detail(rest),
-            _ if is_concurrent_title(title) => {
-                self.legacy_concurrent(title, rest, st)
-            }
+            _ if is_concurrent_title(title) => self.legacy_concurrent(title, rest, st),
             _ if title.starts_with(b"Pause") || title.starts_with(b"Concurrent") => {
                 self.legacy_shenandoah(title, rest, st)
             }
@@ -677,7 +749,13 @@ impl Parser {
     }
 
     fn stamped_event<'a>(&mut self, e: &mut Event<'a>, st: &Stamp) {
-        e.uptime_s = st.uptime_s.unwrap_or_else(|| if st.wall_ms.is_some() { self.line_uptime_s } else { f64::NAN });
+        e.uptime_s = st.uptime_s.unwrap_or_else(|| {
+            if st.wall_ms.is_some() {
+                self.line_uptime_s
+            } else {
+                f64::NAN
+            }
+        });
         e.wall_ms = st.wall_ms.unwrap_or(NULL_I64);
         if st.uptime_s.is_none() && st.wall_ms.is_none() {
             e.uptime_s = f64::NAN;
@@ -737,7 +815,9 @@ impl Parser {
                 }
                 continue;
             }
-            let Some(space) = space_of(ctitle) else { continue };
+            let Some(space) = space_of(ctitle) else {
+                continue;
+            };
             if let Some(col) = collector_of(ctitle) {
                 self.set_collector(col);
             }
@@ -757,9 +837,15 @@ impl Parser {
             self.set_collector("CMS");
         }
         // Whole-heap figure: the first A->B(C) in the record's own text (or A(C) for CMS mark pauses).
-        let heap = find_change(body).map(|(c, _)| c).or_else(|| occupancy(body));
+        let heap = find_change(body)
+            .map(|(c, _)| c)
+            .or_else(|| occupancy(body));
         let Some(pause) = last_duration_ms(body) else {
-            return if heap.is_some() { LineClass::UnknownGc } else { LineClass::Ignored };
+            return if heap.is_some() {
+                LineClass::UnknownGc
+            } else {
+                LineClass::Ignored
+            };
         };
         let mut phase = Vec::with_capacity(48);
         phase.extend_from_slice(title);
@@ -781,7 +867,11 @@ impl Parser {
         e.pause_ms = pause;
         e.duration_ms = pause;
         if let Some(h) = heap {
-            e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
+            e.heap = [
+                h.before.unwrap_or(NULL_I64),
+                h.after.unwrap_or(NULL_I64),
+                h.capacity.unwrap_or(NULL_I64),
+            ];
         }
         let row = self.push_event(e);
         self.legacy.last_row = Some(row);
@@ -815,14 +905,21 @@ impl Parser {
         self.set_collector("G1");
         let (groups, after) = groups_after(rest);
         let body = &rest[after..];
-        let Some(pause) = last_duration_ms(body) else { return LineClass::UnknownGc };
+        let Some(pause) = last_duration_ms(body) else {
+            return LineClass::UnknownGc;
+        };
         let mut cause: &[u8] = b"";
         let mut phase = b"GC pause".to_vec();
         let mut mixed = false;
         for g in groups {
             let modifier = matches!(
                 g,
-                b"young" | b"mixed" | b"partial" | b"initial-mark" | b"to-space exhausted" | b"to-space overflow"
+                b"young"
+                    | b"mixed"
+                    | b"partial"
+                    | b"initial-mark"
+                    | b"to-space exhausted"
+                    | b"to-space overflow"
             );
             if modifier || !cause.is_empty() {
                 mixed |= g == b"mixed" || g == b"partial";
@@ -835,7 +932,9 @@ impl Parser {
         }
         // "(to-space exhausted)" may also follow the heap figure.
         for marker in [&b"(to-space exhausted)"[..], b"(to-space overflow)"] {
-            if memchr::memmem::find(body, marker).is_some() && memchr::memmem::find(&phase, marker).is_none() {
+            if memchr::memmem::find(body, marker).is_some()
+                && memchr::memmem::find(&phase, marker).is_none()
+            {
                 phase.push(b' ');
                 phase.extend_from_slice(marker);
             }
@@ -853,7 +952,11 @@ impl Parser {
         e.pause_ms = pause;
         e.duration_ms = pause;
         if let Some((h, _)) = find_change(body) {
-            e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
+            e.heap = [
+                h.before.unwrap_or(NULL_I64),
+                h.after.unwrap_or(NULL_I64),
+                h.capacity.unwrap_or(NULL_I64),
+            ];
         }
         let row = self.push_event(e);
         self.legacy.last_g1_row = Some(row);
@@ -863,7 +966,9 @@ impl Parser {
 
     fn legacy_g1_remark_cleanup(&mut self, title: &[u8], rest: &[u8], st: &Stamp) -> LineClass {
         self.set_collector("G1");
-        let Some(pause) = last_duration_ms(rest) else { return LineClass::UnknownGc };
+        let Some(pause) = last_duration_ms(rest) else {
+            return LineClass::UnknownGc;
+        };
         let remark = title == b"GC remark";
         let id = self.cms_cycle_id(st, false);
         let mut e = Event::new(CAT_PAUSE, if remark { b"remark" } else { b"cleanup" });
@@ -873,7 +978,11 @@ impl Parser {
         e.pause_ms = pause;
         e.duration_ms = pause;
         if let Some((h, _)) = find_change(rest) {
-            e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
+            e.heap = [
+                h.before.unwrap_or(NULL_I64),
+                h.after.unwrap_or(NULL_I64),
+                h.capacity.unwrap_or(NULL_I64),
+            ];
         }
         let row = self.push_event(e);
         self.legacy.last_g1_row = Some(row);
@@ -895,12 +1004,15 @@ impl Parser {
 
     /// `[Eden: 24.0M(24.0M)->0.0B(13.0M) Survivors: 0.0B->3072.0K Heap: 24.0M(256.0M)->4580.0K(256.0M)]`
     fn legacy_g1_details(&mut self, rest: &[u8]) -> LineClass {
-        let Some(row) = self.legacy.last_g1_row else { return LineClass::UnknownGc };
+        let Some(row) = self.legacy.last_g1_row else {
+            return LineClass::UnknownGc;
+        };
         let field = |name: &[u8]| -> Option<Change> {
             let at = memchr::memmem::find(rest, name)? + name.len();
             parse_change(trim_start(&rest[at..])).map(|(c, _)| c)
         };
-        let eden = parse_change(trim_start(rest.strip_prefix(b":").unwrap_or(rest))).map(|(c, _)| c);
+        let eden =
+            parse_change(trim_start(rest.strip_prefix(b":").unwrap_or(rest))).map(|(c, _)| c);
         let surv = field(b"Survivors:");
         let heap = field(b"Heap:");
         if let Some(h) = heap {
@@ -916,7 +1028,11 @@ impl Parser {
             self.cols.set_space(row, Space::Young, &young);
             if let Some(h) = heap {
                 let sub = |a: Option<i64>, b: Option<i64>| Some(a? - b?);
-                let old = Change { before: sub(h.before, young.before), after: sub(h.after, young.after), capacity: None };
+                let old = Change {
+                    before: sub(h.before, young.before),
+                    after: sub(h.after, young.after),
+                    capacity: None,
+                };
                 self.cols.set_space(row, Space::Old, &old);
             }
         }
@@ -931,9 +1047,18 @@ impl Parser {
     /// `[CMS-concurrent-mark: 0.006/0.006 secs]` and G1 `[GC concurrent-mark-end, 0.0123 secs]`.
     fn legacy_concurrent(&mut self, title: &[u8], rest: &[u8], st: &Stamp) -> LineClass {
         let g1 = title.starts_with(b"GC ");
-        let name = if g1 { &title[3..] } else { &title[memchr::memchr(b'-', title).map_or(0, |p| p + 1)..] };
-        if name.ends_with(b"-start") || name.ends_with(b"-abort") || name.ends_with(b"-reset-for-overflow") {
-            if g1 && name == b"concurrent-mark-start" || name == b"concurrent-root-region-scan-start" {
+        let name = if g1 {
+            &title[3..]
+        } else {
+            &title[memchr::memchr(b'-', title).map_or(0, |p| p + 1)..]
+        };
+        if name.ends_with(b"-start")
+            || name.ends_with(b"-abort")
+            || name.ends_with(b"-reset-for-overflow")
+        {
+            if g1 && name == b"concurrent-mark-start"
+                || name == b"concurrent-root-region-scan-start"
+            {
                 self.set_collector("G1");
             }
             return LineClass::Ignored;
@@ -945,10 +1070,14 @@ impl Parser {
             // JDK 6 G1 prints "[GC concurrent-count-end, 0.0019007]" without a unit: seconds.
             None => last_duration_ms(rest).or_else(|| {
                 let t = trim(rest).strip_prefix(b",").map(trim)?;
-                parse_decimal(t).filter(|&(_, n)| n == t.len()).map(|(v, _)| v * 1000.0)
+                parse_decimal(t)
+                    .filter(|&(_, n)| n == t.len())
+                    .map(|(v, _)| v * 1000.0)
             }),
         };
-        let Some(ms) = wall else { return LineClass::UnknownGc };
+        let Some(ms) = wall else {
+            return LineClass::UnknownGc;
+        };
         self.set_collector(if g1 { "G1" } else { "CMS" });
         let id = self.cms_cycle_id(st, false);
         let mut kind = names::slug(base);
@@ -1018,7 +1147,11 @@ impl Parser {
             e.pause_ms = ms;
         }
         if let Some(h) = heap {
-            e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
+            e.heap = [
+                h.before.unwrap_or(NULL_I64),
+                h.after.unwrap_or(NULL_I64),
+                h.capacity.unwrap_or(NULL_I64),
+            ];
         }
         let row = self.push_event(e);
         if category == CAT_PAUSE {
@@ -1047,7 +1180,11 @@ struct Brackets {
 }
 
 fn scan_brackets(line: &[u8]) -> Brackets {
-    let mut b = Brackets { depth: 0, heap_address: false, first_record: None };
+    let mut b = Brackets {
+        depth: 0,
+        heap_address: false,
+        first_record: None,
+    };
     for i in memchr::memchr2_iter(b'[', b']', line) {
         if line[i] == b']' {
             b.depth -= 1;
@@ -1068,7 +1205,11 @@ fn scan_brackets(line: &[u8]) -> Brackets {
 fn own_text<'a>(buf: &'a [u8], nodes: &[Node], idx: usize) -> Cow<'a, [u8]> {
     let node = nodes[idx];
     let end = node.close.min(buf.len());
-    let mut children = nodes[idx + 1..].iter().take_while(|n| n.open < end).filter(|n| n.parent == idx).peekable();
+    let mut children = nodes[idx + 1..]
+        .iter()
+        .take_while(|n| n.open < end)
+        .filter(|n| n.parent == idx)
+        .peekable();
     if children.peek().is_none() {
         return Cow::Borrowed(&buf[node.open + 1..end]);
     }
@@ -1087,7 +1228,10 @@ fn own_text<'a>(buf: &'a [u8], nodes: &[Node], idx: usize) -> Cow<'a, [u8]> {
 
 /// Where the plain text before the bracket at `open` starts (after the previous bracket).
 fn text_start_before(buf: &[u8], open: usize) -> usize {
-    buf[..open].iter().rposition(|&c| c == b'[' || c == b']').map_or(0, |p| p + 1)
+    buf[..open]
+        .iter()
+        .rposition(|&c| c == b'[' || c == b']')
+        .map_or(0, |p| p + 1)
 }
 
 /// Skips spaces and time stamps (`2014-...+0000: `, `2.573: `, `#3: `) at the start of `t`.
@@ -1100,7 +1244,10 @@ fn skip_stamps(mut t: &[u8]) -> &[u8] {
                 continue;
             }
         }
-        let digits = t.iter().take_while(|c| c.is_ascii_digit() || **c == b'.' || **c == b',').count();
+        let digits = t
+            .iter()
+            .take_while(|c| c.is_ascii_digit() || **c == b'.' || **c == b',')
+            .count();
         if digits > 0 && t.get(digits) == Some(&b':') {
             t = &t[digits + 1..];
             continue;
@@ -1123,7 +1270,11 @@ fn build_tree(buf: &[u8], nodes: &mut Vec<Node>) {
     for i in memchr::memchr2_iter(b'[', b']', buf) {
         if buf[i] == b'[' {
             let parent = stack.last().copied().unwrap_or(usize::MAX);
-            nodes.push(Node { open: i, close: buf.len(), parent });
+            nodes.push(Node {
+                open: i,
+                close: buf.len(),
+                parent,
+            });
             stack.push(nodes.len() - 1);
         } else if let Some(n) = stack.pop() {
             nodes[n].close = i;
@@ -1162,12 +1313,24 @@ mod tests {
     #[test]
     fn titles() {
         let t = |s: &[u8]| String::from_utf8(s[..title_len(s)].to_vec()).unwrap();
-        assert_eq!(t(b"GC pause (G1 Evacuation Pause) (young), 0.0123 secs"), "GC pause");
+        assert_eq!(
+            t(b"GC pause (G1 Evacuation Pause) (young), 0.0123 secs"),
+            "GC pause"
+        );
         assert_eq!(t(b"GC2014-03-04T06:08:56.588+0000: 2.573: "), "GC");
         assert_eq!(t(b"GC 2.345:  12345K->6789K(99999K)"), "GC");
-        assert_eq!(t(b"1 CMS-initial-mark: 12345K(67890K)"), "1 CMS-initial-mark");
-        assert_eq!(t(b"CMS-concurrent-mark: 0.006/0.006 secs"), "CMS-concurrent-mark");
-        assert_eq!(t(b"ParNew2014-03-04T06:09:00.102+0000: 6.086: : 153344K"), "ParNew");
+        assert_eq!(
+            t(b"1 CMS-initial-mark: 12345K(67890K)"),
+            "1 CMS-initial-mark"
+        );
+        assert_eq!(
+            t(b"CMS-concurrent-mark: 0.006/0.006 secs"),
+            "CMS-concurrent-mark"
+        );
+        assert_eq!(
+            t(b"ParNew2014-03-04T06:09:00.102+0000: 6.086: : 153344K"),
+            "ParNew"
+        );
         assert_eq!(t(b"GC-- [PSYoungGen: 1K->2K(3K)]"), "GC--");
         assert_eq!(t(b"GCAdaptiveSizePolicy::old generation size"), "GC");
         assert_eq!(t(b"CMS Perm : 1234K->1234K(2345K)"), "CMS Perm");
@@ -1203,7 +1366,12 @@ mod tests {
             "100.0: [GC 100.0: [ParNew: 1000K->1000K(1000K), 0.0100000 secs]100.1: [CMS100.2: [CMS-concurrent-mark: 0.500/0.600 secs] [Times: user=0.01 sys=0.00, real=0.01 secs]\n \
              (concurrent mode failure): 5000K->3000K(8000K), 1.2340000 secs] 6000K->3000K(9000K), [CMS Perm : 100K->100K(200K)], 1.2350000 secs] [Times: user=1.0 sys=0.0, real=1.2 secs]\n",
         );
-        let kinds: Vec<&str> = p.cols.kind.iter().map(|&k| p.cols.kinds.values[k as usize - 1].as_str()).collect();
+        let kinds: Vec<&str> = p
+            .cols
+            .kind
+            .iter()
+            .map(|&k| p.cols.kinds.values[k as usize - 1].as_str())
+            .collect();
         assert_eq!(kinds, vec!["concurrent-mark", "full"]);
         assert!((p.cols.pause_ms[1] - 1235.0).abs() < 1e-9);
         assert_eq!(p.cols.duration_ms[0], 600.0);
@@ -1230,7 +1398,12 @@ mod tests {
              0.714: [CMS-concurrent-mark: 0.006/0.006 secs] [Times: user=0.00 sys=0.00, real=0.01 secs] \n\
              6.133: [GC[YG occupancy: 18921 K (153344 K)]6.133: [Rescan (parallel) , 0.0326430 secs]6.165: [weak refs processing, 0.0007520 secs] [1 CMS-remark: 45162K(878208K)] 64084K(1031552K), 0.0382190 secs] [Times: user=0.08 sys=0.00, real=0.04 secs] \n",
         );
-        let kinds: Vec<&str> = p.cols.kind.iter().map(|&k| p.cols.kinds.values[k as usize - 1].as_str()).collect();
+        let kinds: Vec<&str> = p
+            .cols
+            .kind
+            .iter()
+            .map(|&k| p.cols.kinds.values[k as usize - 1].as_str())
+            .collect();
         assert_eq!(kinds, vec!["initial-mark", "concurrent-mark", "remark"]);
         assert_eq!(p.cols.gc_id, vec![0, 0, 0]);
         assert_eq!(p.cols.sizes[0][0], 109176 * 1024);

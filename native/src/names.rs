@@ -143,7 +143,11 @@ pub fn pause(name: &[u8], g1: bool) -> Named {
         b"Final Evac" => b"final-evac",
         _ => b"pause-other",
     };
-    Named { kind: kind.to_vec(), phase: phase_with(b"Pause ", base, &modifiers), cause: cause.to_vec() }
+    Named {
+        kind: kind.to_vec(),
+        phase: phase_with(b"Pause ", base, &modifiers),
+        cause: cause.to_vec(),
+    }
 }
 
 /// Lower-case slug of a phase name: `Concurrent Mark From Roots` -> `concurrent-mark-from-roots`.
@@ -175,7 +179,14 @@ pub fn concurrent(name: &[u8]) -> (Named, bool) {
     } else {
         [&b"concurrent-"[..], &slug(base)].concat()
     };
-    (Named { kind, phase: phase_with(b"", base, &modifiers), cause: Vec::new() }, cycle)
+    (
+        Named {
+            kind,
+            phase: phase_with(b"", base, &modifiers),
+            cause: Vec::new(),
+        },
+        cycle,
+    )
 }
 
 /// Classifies a ZGC collection summary: `Garbage Collection (Warmup)`, `Minor Collection (Allocation Rate)`.
@@ -187,7 +198,11 @@ pub fn zgc_collection(name: &[u8]) -> Named {
         _ => b"zgc-collection",
     };
     let cause = groups.first().copied().unwrap_or(b"");
-    Named { kind: kind.to_vec(), phase: base.to_vec(), cause: cause.to_vec() }
+    Named {
+        kind: kind.to_vec(),
+        phase: base.to_vec(),
+        cause: cause.to_vec(),
+    }
 }
 
 #[cfg(test)]
@@ -204,15 +219,26 @@ mod tests {
     fn g1_pauses() {
         assert_eq!(
             p("Young (Normal) (G1 Evacuation Pause)", true),
-            ("young".into(), "Pause Young (Normal)".into(), "G1 Evacuation Pause".into())
+            (
+                "young".into(),
+                "Pause Young (Normal)".into(),
+                "G1 Evacuation Pause".into()
+            )
         );
         assert_eq!(p("Young (Mixed) (G1 Evacuation Pause)", true).0, "mixed");
         assert_eq!(
             p("Young (Concurrent Start) (Metadata GC Threshold)", true),
-            ("young".into(), "Pause Young (Concurrent Start)".into(), "Metadata GC Threshold".into())
+            (
+                "young".into(),
+                "Pause Young (Concurrent Start)".into(),
+                "Metadata GC Threshold".into()
+            )
         );
         assert_eq!(
-            p("Young (Normal) (G1 Evacuation Pause) (Evacuation Failure: Allocation)", true),
+            p(
+                "Young (Normal) (G1 Evacuation Pause) (Evacuation Failure: Allocation)",
+                true
+            ),
             (
                 "young".into(),
                 "Pause Young (Normal) (Evacuation Failure: Allocation)".into(),
@@ -220,7 +246,10 @@ mod tests {
             )
         );
         assert_eq!(p("Full (System.gc())", true).2, "System.gc()");
-        assert_eq!(p("Initial Mark (G1 Humongous Allocation)", false).0, "young");
+        assert_eq!(
+            p("Initial Mark (G1 Humongous Allocation)", false).0,
+            "young"
+        );
         assert_eq!(p("Initial Mark", false).0, "initial-mark");
     }
 
@@ -228,7 +257,11 @@ mod tests {
     fn shenandoah_pauses() {
         assert_eq!(
             p("Degenerated GC (Mark)", false),
-            ("degenerated".into(), "Pause Degenerated GC (Mark)".into(), "".into())
+            (
+                "degenerated".into(),
+                "Pause Degenerated GC (Mark)".into(),
+                "".into()
+            )
         );
         assert_eq!(p("Init Mark (unload classes)", false).0, "initial-mark");
         assert_eq!(p("Final Mark (Young)", false).2, "");
@@ -237,7 +270,10 @@ mod tests {
     #[test]
     fn concurrent_names() {
         let (n, cycle) = concurrent(b"Concurrent Mark (0.434s, 0.512s)");
-        assert_eq!((n.kind.as_slice(), n.phase.as_slice(), cycle), (&b"concurrent-mark"[..], &b"Concurrent Mark"[..], false));
+        assert_eq!(
+            (n.kind.as_slice(), n.phase.as_slice(), cycle),
+            (&b"concurrent-mark"[..], &b"Concurrent Mark"[..], false)
+        );
         let (n, cycle) = concurrent(b"Concurrent Mark Cycle");
         assert_eq!((n.kind.as_slice(), cycle), (&b"concurrent-cycle"[..], true));
         let (n, _) = concurrent(b"Concurrent marking (unload classes)");

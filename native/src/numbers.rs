@@ -99,7 +99,10 @@ fn parse_size_pct(s: &[u8]) -> Option<(i64, usize)> {
 /// `26M(10%)->24M(9%)` at the start of `s`. Returns the change and bytes consumed.
 pub fn parse_change(s: &[u8]) -> Option<(Change, usize)> {
     let (before, mut i) = parse_size_pct(s)?;
-    let mut c = Change { before: Some(before), ..Default::default() };
+    let mut c = Change {
+        before: Some(before),
+        ..Default::default()
+    };
     if s.get(i) == Some(&b'(') {
         // A(Ca)->B(Cb): the capacity before; the capacity after wins below.
         let (cap, n) = parse_size(&s[i + 1..])?;
@@ -149,7 +152,12 @@ pub fn find_change(s: &[u8]) -> Option<(Change, usize)> {
         let mut start = arrow;
         while start > 0 {
             let c = s[start - 1];
-            if c.is_ascii_digit() || matches!(c, b'.' | b'B' | b'K' | b'M' | b'G' | b'T' | b'(' | b')' | b'%') {
+            if c.is_ascii_digit()
+                || matches!(
+                    c,
+                    b'.' | b'B' | b'K' | b'M' | b'G' | b'T' | b'(' | b')' | b'%'
+                )
+            {
                 start -= 1;
             } else {
                 break;
@@ -238,12 +246,21 @@ mod tests {
     #[test]
     fn changes() {
         let (c, n) = parse_change(b"14M->4M(256M) 5.788ms").unwrap();
-        assert_eq!((c.before, c.after, c.capacity), (Some(14 << 20), Some(4 << 20), Some(256 << 20)));
+        assert_eq!(
+            (c.before, c.after, c.capacity),
+            (Some(14 << 20), Some(4 << 20), Some(256 << 20))
+        );
         assert_eq!(n, 13);
         let (c, _) = parse_change(b"69952K(78656K)->8704K(78656K)").unwrap();
-        assert_eq!((c.before, c.after, c.capacity), (Some(69952 << 10), Some(8704 << 10), Some(78656 << 10)));
+        assert_eq!(
+            (c.before, c.after, c.capacity),
+            (Some(69952 << 10), Some(8704 << 10), Some(78656 << 10))
+        );
         let (c, _) = parse_change(b"26M(10%)->24M(9%) 0.048s").unwrap();
-        assert_eq!((c.before, c.after, c.capacity), (Some(26 << 20), Some(24 << 20), None));
+        assert_eq!(
+            (c.before, c.after, c.capacity),
+            (Some(26 << 20), Some(24 << 20), None)
+        );
         let (c, _) = parse_change(b"0.0B->3072.0K").unwrap();
         assert_eq!((c.before, c.after), (Some(0), Some(3072 << 10)));
         let (c, end) = find_change(b"GC 2.345:  12345K->6789K(99999K), 0.0124 secs").unwrap();

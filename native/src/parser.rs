@@ -108,7 +108,10 @@ impl Parser {
 
     /// Parses every line of `reader` as part of the current source. Lines are cut out of 1 MiB chunks in
     /// place (no copy per line); memory stays bounded whatever the size of the input.
-    pub fn parse_reader<R: std::io::Read + ?Sized>(&mut self, reader: &mut R) -> std::io::Result<()> {
+    pub fn parse_reader<R: std::io::Read + ?Sized>(
+        &mut self,
+        reader: &mut R,
+    ) -> std::io::Result<()> {
         const CHUNK: usize = 1 << 20;
         let mut buf: Vec<u8> = vec![0; CHUNK];
         let mut filled = 0; // bytes of buf in use (a partial line carried over, then new data)
@@ -119,7 +122,10 @@ impl Parser {
             let n = match reader.read(&mut buf[filled..]) {
                 Ok(n) => n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.kind() == std::io::ErrorKind::PermissionDenied => {
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::NotFound
+                        || e.kind() == std::io::ErrorKind::PermissionDenied =>
+                {
                     return Err(e)
                 }
                 Err(e) => {
@@ -351,7 +357,10 @@ impl Parser {
     }
 
     fn apply_pending(&mut self, row: usize, p: &Pending, region: Option<i64>) {
-        for (i, space) in [Space::Heap, Space::Young, Space::Old, Space::Metaspace].into_iter().enumerate() {
+        for (i, space) in [Space::Heap, Space::Young, Space::Old, Space::Metaspace]
+            .into_iter()
+            .enumerate()
+        {
             if let Some(c) = &p.spaces[i] {
                 self.cols.set_space(row, space, c);
             }
@@ -383,12 +392,20 @@ impl Parser {
             any.then_some(total * region)
         };
         if r[0].is_some() && r[1].is_some() {
-            let c = Change { before: sum(&[0, 1], 0), after: sum(&[0, 1], 1), capacity: sum(&[0, 1], 2) };
+            let c = Change {
+                before: sum(&[0, 1], 0),
+                after: sum(&[0, 1], 1),
+                capacity: sum(&[0, 1], 2),
+            };
             self.cols.set_space(row, Space::Young, &c);
         }
         if r[2].is_some() {
             let old: Vec<usize> = [2, 3, 4].into_iter().filter(|&i| r[i].is_some()).collect();
-            let c = Change { before: sum(&old, 0), after: sum(&old, 1), capacity: None };
+            let c = Change {
+                before: sum(&old, 0),
+                after: sum(&old, 1),
+                capacity: None,
+            };
             self.cols.set_space(row, Space::Old, &c);
         }
     }
@@ -435,7 +452,10 @@ impl Parser {
                 }
             }
         }
-        if self.diag.lines_total > 0 && self.cols.is_empty() && self.fmt.unified_lines + self.fmt.legacy_lines == 0 {
+        if self.diag.lines_total > 0
+            && self.cols.is_empty()
+            && self.fmt.unified_lines + self.fmt.legacy_lines == 0
+        {
             self.diag.warn("no GC log lines found".to_string());
         }
     }

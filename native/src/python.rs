@@ -14,12 +14,19 @@ use crate::Source;
 /// diagnostics and format information.
 #[pyfunction]
 fn parse_logs(py: Python<'_>, sources: Vec<(String, Option<String>)>) -> PyResult<Py<PyDict>> {
-    let sources: Vec<Source> = sources.into_iter().map(|(path, entry)| Source { path, entry }).collect();
+    let sources: Vec<Source> = sources
+        .into_iter()
+        .map(|(path, entry)| Source { path, entry })
+        .collect();
     let result = py.detach(|| std::panic::catch_unwind(|| crate::parse_sources(&sources)));
     let parser = match result {
         Ok(Ok(p)) => p,
         Ok(Err(msg)) => return Err(PyOSError::new_err(msg)),
-        Err(_) => return Err(PyRuntimeError::new_err("internal error in the native GC log parser")),
+        Err(_) => {
+            return Err(PyRuntimeError::new_err(
+                "internal error in the native GC log parser",
+            ))
+        }
     };
     to_python(py, parser)
 }
@@ -82,7 +89,11 @@ fn to_python(py: Python<'_>, p: Parser) -> PyResult<Py<PyDict>> {
     let decorators: Vec<&str> = if generation == "legacy" {
         f.legacy_flags.clone()
     } else {
-        DECORATOR_NAMES.iter().filter(|(bit, _)| f.decorators & bit != 0).map(|(_, n)| *n).collect()
+        DECORATOR_NAMES
+            .iter()
+            .filter(|(bit, _)| f.decorators & bit != 0)
+            .map(|(_, n)| *n)
+            .collect()
     };
     fmt.set_item("decorators", decorators)?;
     fmt.set_item("jdk_version", f.jdk_version)?;
@@ -91,8 +102,20 @@ fn to_python(py: Python<'_>, p: Parser) -> PyResult<Py<PyDict>> {
     fmt.set_item("last_time_s", f.last_time_s)?;
     fmt.set_item("jvm_start_seen", f.jvm_start_seen)?;
     fmt.set_item("uptime_from_wall_clock", f.uptime_from_wall_clock)?;
-    fmt.set_item("gc_ids", if f.gc_ids_from_log { "log" } else if f.gc_ids_assigned { "assigned" } else { "none" })?;
-    fmt.set_item("time_covered_s", (f.time_segments > 0).then_some(f.time_covered_s))?;
+    fmt.set_item(
+        "gc_ids",
+        if f.gc_ids_from_log {
+            "log"
+        } else if f.gc_ids_assigned {
+            "assigned"
+        } else {
+            "none"
+        },
+    )?;
+    fmt.set_item(
+        "time_covered_s",
+        (f.time_segments > 0).then_some(f.time_covered_s),
+    )?;
     fmt.set_item("time_segments", f.time_segments)?;
     fmt.set_item("unified_lines", f.unified_lines)?;
     fmt.set_item("legacy_lines", f.legacy_lines)?;
@@ -105,7 +128,14 @@ fn to_python(py: Python<'_>, p: Parser) -> PyResult<Py<PyDict>> {
 fn build_info(py: Python<'_>) -> PyResult<Py<PyDict>> {
     let d = PyDict::new(py);
     d.set_item("version", env!("CARGO_PKG_VERSION"))?;
-    d.set_item("profile", if cfg!(debug_assertions) { "debug" } else { "release" })?;
+    d.set_item(
+        "profile",
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
+    )?;
     Ok(d.unbind())
 }
 

@@ -4,7 +4,6 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 
-
 const BUFFER: usize = 1 << 20;
 
 /// Opens `path` (or the entry `entry` of the zip archive at `path`) and calls `f` with a buffered reader.
@@ -28,7 +27,10 @@ pub fn with_reader<T>(
     }
 }
 
-fn maybe_gunzip<R: BufRead, T>(r: &mut R, f: impl FnOnce(&mut dyn BufRead) -> io::Result<T>) -> io::Result<T> {
+fn maybe_gunzip<R: BufRead, T>(
+    r: &mut R,
+    f: impl FnOnce(&mut dyn BufRead) -> io::Result<T>,
+) -> io::Result<T> {
     let head = r.fill_buf()?;
     if head.len() >= 2 && head[0] == 0x1f && head[1] == 0x8b {
         let gz = flate2::bufread::MultiGzDecoder::new(r);

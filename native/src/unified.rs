@@ -5,7 +5,8 @@ use crate::columns::{Event, Space, CAT_CONCURRENT, CAT_CYCLE, CAT_PAUSE, CAT_SAF
 use crate::diagnostics::LineClass;
 use crate::names;
 use crate::numbers::{
-    find_change, find_short, parse_change, parse_decimal, parse_duration_ms, parse_int, parse_size, split_last_token, Change,
+    find_change, find_short, parse_change, parse_decimal, parse_duration_ms, parse_int, parse_size,
+    split_last_token, Change,
 };
 use crate::parser::Parser;
 
@@ -33,8 +34,13 @@ const SPACES: &[(&[u8], Space, &str)] = &[
     (b"Metaspace: ", Space::Metaspace, ""),
 ];
 
-const REGIONS: [&[u8]; 5] =
-    [b"Eden regions: ", b"Survivor regions: ", b"Old regions: ", b"Humongous regions: ", b"Archive regions: "];
+const REGIONS: [&[u8]; 5] = [
+    b"Eden regions: ",
+    b"Survivor regions: ",
+    b"Old regions: ",
+    b"Humongous regions: ",
+    b"Archive regions: ",
+];
 
 /// Splits `GC(12) ` off a message.
 fn split_gc_id(msg: &[u8]) -> (Option<i64>, &[u8]) {
@@ -57,7 +63,8 @@ fn split_gc_id(msg: &[u8]) -> (Option<i64>, &[u8]) {
 fn split_tail(body: &[u8], seconds_ok: bool) -> Option<(&[u8], Option<Change>, f64)> {
     let (rest, last) = split_last_token(body);
     let (ms, n) = parse_duration_ms(last)?;
-    let ok_unit = last.ends_with(b"ms") || (seconds_ok && last.ends_with(b"s") && !last.ends_with(b"us"));
+    let ok_unit =
+        last.ends_with(b"ms") || (seconds_ok && last.ends_with(b"s") && !last.ends_with(b"us"));
     if n != last.len() || !ok_unit || last.ends_with(b"ns") {
         return None;
     }
@@ -72,11 +79,11 @@ fn split_tail(body: &[u8], seconds_ok: bool) -> Option<(&[u8], Option<Change>, f
 
 /// A message that did not match any rule but looks like an event: a heap change and a duration at the end.
 fn looks_like_gc_data(body: &[u8]) -> bool {
-    if !body.last().is_some_and(|&c| c == b's') {
+    if body.last().is_none_or(|&c| c != b's') {
         return false;
     }
     let (_, last) = split_last_token(body);
-    if !parse_duration_ms(last).is_some_and(|(_, n)| n == last.len()) || last.ends_with(b"us") {
+    if parse_duration_ms(last).is_none_or(|(_, n)| n != last.len()) || last.ends_with(b"us") {
         return false;
     }
     let has = |needle: &[u8]| find_short(body, needle).is_some();
@@ -85,7 +92,8 @@ fn looks_like_gc_data(body: &[u8]) -> bool {
 
 /// A message with a heap figure (`24M->5M(256M)`) that no rule understood.
 fn has_heap_figure(body: &[u8]) -> bool {
-    find_change(body).is_some_and(|(c, _)| c.capacity.is_some()) && find_short(body, b"Generation").is_none()
+    find_change(body).is_some_and(|(c, _)| c.capacity.is_some())
+        && find_short(body, b"Generation").is_none()
 }
 
 impl Parser {
@@ -118,7 +126,9 @@ impl Parser {
         if let Some(rest) = body.strip_prefix(b"Safepoint \"") {
             return self.safepoint_13(rest);
         }
-        if let Some(rest) = body.strip_prefix(b"Total time for which application threads were stopped: ") {
+        if let Some(rest) =
+            body.strip_prefix(b"Total time for which application threads were stopped: ")
+        {
             return self.safepoint_stopped(rest);
         }
         if let Some(id) = gc_id {
@@ -147,8 +157,9 @@ impl Parser {
         if let Some(v) = body.strip_prefix(b"Version: ") {
             let v = v.split(|&c| c == b' ').next().unwrap_or(v);
             self.fmt.jdk_version = Some(String::from_utf8_lossy(v).into_owned());
-        } else if let Some(v) =
-            body.strip_prefix(b"Heap Region Size: ").or_else(|| body.strip_prefix(b"Heap region size: "))
+        } else if let Some(v) = body
+            .strip_prefix(b"Heap Region Size: ")
+            .or_else(|| body.strip_prefix(b"Heap region size: "))
         {
             if let Some((bytes, _)) = parse_size(v) {
                 self.fmt.region_size_bytes = Some(bytes);
@@ -165,7 +176,11 @@ impl Parser {
         let Some((name, heap, ms)) = split_tail(name_and_tail, false) else {
             // "Pause Young (Normal) (G1 Evacuation Pause)" at gc,start: the event follows on its own line.
             // With a heap figure but no readable duration, it is a damaged event line.
-            return if find_change(name_and_tail).is_some() { LineClass::UnknownGc } else { LineClass::Ignored };
+            return if find_change(name_and_tail).is_some() {
+                LineClass::UnknownGc
+            } else {
+                LineClass::Ignored
+            };
         };
         if gc_id.is_none() && heap.is_none() {
             // Shenandoah's statistics table ("Pause Init Mark (G) 1234 us") and similar summaries.
@@ -184,7 +199,11 @@ impl Parser {
         e.pause_ms = ms;
         e.duration_ms = ms;
         if let Some(h) = heap {
-            e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
+            e.heap = [
+                h.before.unwrap_or(NULL_I64),
+                h.after.unwrap_or(NULL_I64),
+                h.capacity.unwrap_or(NULL_I64),
+            ];
         }
         let row = self.emit(e, true);
         self.exclude_nested_pause(row);
@@ -196,14 +215,22 @@ impl Parser {
     /// (id N+1) before the young GC (id N) that contains it. The outer pause keeps only its own time, so
     /// that sums over pauses count each stopped millisecond once (its `duration_ms` stays as printed).
     fn exclude_nested_pause(&mut self, row: usize) {
-        let Some(prev) = self.last_pause_row else { return };
+        let Some(prev) = self.last_pause_row else {
+            return;
+        };
         let c = &self.cols;
         if c.gc_id[prev] != c.gc_id[row].wrapping_add(1) {
             return;
         }
         let (start, end) = (c.uptime_s[row], c.uptime_s[row] + c.pause_ms[row] / 1000.0);
-        let (inner_start, inner_end) = (c.uptime_s[prev], c.uptime_s[prev] + c.pause_ms[prev] / 1000.0);
-        if inner_start + 0.0015 >= start && inner_end <= end + 0.0015 && c.pause_ms[prev] <= c.pause_ms[row] {
+        let (inner_start, inner_end) = (
+            c.uptime_s[prev],
+            c.uptime_s[prev] + c.pause_ms[prev] / 1000.0,
+        );
+        if inner_start + 0.0015 >= start
+            && inner_end <= end + 0.0015
+            && c.pause_ms[prev] <= c.pause_ms[row]
+        {
             self.cols.pause_ms[row] -= self.cols.pause_ms[prev];
         }
     }
@@ -212,11 +239,16 @@ impl Parser {
         if self.fmt.collector.is_some() {
             return;
         }
-        if name.starts_with(b"Init Mark") || name.starts_with(b"Final Mark") || name.starts_with(b"Degenerated") {
+        if name.starts_with(b"Init Mark")
+            || name.starts_with(b"Final Mark")
+            || name.starts_with(b"Degenerated")
+        {
             self.set_collector("Shenandoah");
         } else if name.starts_with(b"Mark Start") || name.starts_with(b"Relocate Start") {
             self.set_collector("ZGC");
-        } else if memchr::memmem::find(name, b"(G1 ").is_some() || name.starts_with(b"Young (Normal)") {
+        } else if memchr::memmem::find(name, b"(G1 ").is_some()
+            || name.starts_with(b"Young (Normal)")
+        {
             self.set_collector("G1");
         }
     }
@@ -234,7 +266,11 @@ impl Parser {
         e.gc_id = gc_id.unwrap_or(NULL_I64);
         e.duration_ms = ms;
         if let Some(h) = heap {
-            e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
+            e.heap = [
+                h.before.unwrap_or(NULL_I64),
+                h.after.unwrap_or(NULL_I64),
+                h.capacity.unwrap_or(NULL_I64),
+            ];
         }
         self.emit(e, true);
         LineClass::Matched
@@ -267,7 +303,9 @@ impl Parser {
         e.cause = &named.cause;
         e.gc_id = gc_id.unwrap_or(NULL_I64);
         e.duration_ms = ms;
-        let start = gc_id.and_then(|id| self.pending.get(&id)).and_then(|p| p.start_uptime_s);
+        let start = gc_id
+            .and_then(|id| self.pending.get(&id))
+            .and_then(|p| p.start_uptime_s);
         if ms.is_nan() {
             if let Some(s) = start {
                 e.uptime_s = s;
@@ -275,7 +313,11 @@ impl Parser {
             }
         }
         if let Some(h) = heap {
-            e.heap = [h.before.unwrap_or(NULL_I64), h.after.unwrap_or(NULL_I64), h.capacity.unwrap_or(NULL_I64)];
+            e.heap = [
+                h.before.unwrap_or(NULL_I64),
+                h.after.unwrap_or(NULL_I64),
+                h.capacity.unwrap_or(NULL_I64),
+            ];
         }
         self.emit(e, true);
         LineClass::Matched
@@ -283,13 +325,17 @@ impl Parser {
 
     /// JDK 13+: `Safepoint "G1CollectFull", Time since last: ..., Reaching safepoint: 2443 ns, ..., Total: 5919205 ns`
     fn safepoint_13(&mut self, rest: &[u8]) -> LineClass {
-        let Some(q) = memchr::memchr(b'"', rest) else { return LineClass::UnknownGc };
+        let Some(q) = memchr::memchr(b'"', rest) else {
+            return LineClass::UnknownGc;
+        };
         let op = &rest[..q];
         let field = |name: &[u8]| -> Option<f64> {
             let at = memchr::memmem::find(rest, name)? + name.len();
             parse_decimal(&rest[at..]).map(|(v, _)| v / 1e6)
         };
-        let Some(total) = field(b"Total: ") else { return LineClass::UnknownGc };
+        let Some(total) = field(b"Total: ") else {
+            return LineClass::UnknownGc;
+        };
         let mut e = Event::new(CAT_SAFEPOINT, b"safepoint");
         e.phase = op;
         e.duration_ms = total;
@@ -301,7 +347,9 @@ impl Parser {
     /// JDK 9-12 (and legacy `-XX:+PrintGCApplicationStoppedTime`): `Total time for which application threads
     /// were stopped: 0.0006801 seconds, Stopping threads took: 0.0005939 seconds`.
     pub(crate) fn safepoint_stopped(&mut self, rest: &[u8]) -> LineClass {
-        let Some((secs, _)) = parse_decimal(rest) else { return LineClass::UnknownGc };
+        let Some((secs, _)) = parse_decimal(rest) else {
+            return LineClass::UnknownGc;
+        };
         let mut e = Event::new(CAT_SAFEPOINT, b"safepoint");
         e.duration_ms = secs * 1000.0;
         if let Some(at) = memchr::memmem::find(rest, b"Stopping threads took: ") {
@@ -316,7 +364,10 @@ impl Parser {
     /// Generation sizes, G1 region counts and evacuation-failure markers for a GC id.
     fn unified_detail(&mut self, id: i64, body: &[u8]) -> Option<LineClass> {
         // Most lines of a gc* log are phase details: leave quickly unless the first letter can match.
-        if !matches!(body.first(), Some(b'D' | b'T' | b'P' | b'C' | b'M' | b'E' | b'S' | b'O' | b'H' | b'A')) {
+        if !matches!(
+            body.first(),
+            Some(b'D' | b'T' | b'P' | b'C' | b'M' | b'E' | b'S' | b'O' | b'H' | b'A')
+        ) {
             return None;
         }
         for (prefix, space, collector) in SPACES {
@@ -358,7 +409,11 @@ fn parse_regions(s: &[u8]) -> Option<Change> {
     let (before, n) = parse_int(s)?;
     let rest = s[n..].strip_prefix(b"->")?;
     let (after, m) = parse_int(rest)?;
-    let mut c = Change { before: Some(before), after: Some(after), capacity: None };
+    let mut c = Change {
+        before: Some(before),
+        after: Some(after),
+        capacity: None,
+    };
     if rest.get(m) == Some(&b'(') {
         if let Some((cap, _)) = parse_int(&rest[m + 1..]) {
             c.capacity = Some(cap);
@@ -418,7 +473,10 @@ mod tests {
              [1.020s][info][gc           ] GC(3) Pause Young (G1 Evacuation Pause) 19M->13M(256M) 20.000ms\n",
         );
         assert_eq!(r.len(), 1);
-        assert_eq!((r[0].kind.as_str(), r[0].cause.as_str()), ("young", "G1 Evacuation Pause"));
+        assert_eq!(
+            (r[0].kind.as_str(), r[0].cause.as_str()),
+            ("young", "G1 Evacuation Pause")
+        );
         assert_eq!(r[0].phase, "Pause Young (To-space exhausted)");
         assert!((r[0].uptime_s - 1.0).abs() < 1e-9, "start = end - pause");
         let c = &p.cols;
@@ -435,8 +493,14 @@ mod tests {
             "[2.5s][info][gc] GC(7) Pause Young (Normal) (G1 Evacuation Pause) (Evacuation Failure: Allocation) 250M->240M(256M) 31.5ms\n\
              [3.0s][info][gc] GC(8) Pause Full (G1 Compaction Pause) 255M->100M(256M) 400.25ms\n",
         );
-        assert_eq!(r[0].phase, "Pause Young (Normal) (Evacuation Failure: Allocation)");
-        assert_eq!((r[1].kind.as_str(), r[1].cause.as_str()), ("full", "G1 Compaction Pause"));
+        assert_eq!(
+            r[0].phase,
+            "Pause Young (Normal) (Evacuation Failure: Allocation)"
+        );
+        assert_eq!(
+            (r[1].kind.as_str(), r[1].cause.as_str()),
+            ("full", "G1 Compaction Pause")
+        );
         assert_eq!(r[1].pause_ms, 400.25);
     }
 
@@ -451,7 +515,10 @@ mod tests {
              [1.523s][info][gc          ] GC(0) Major Collection (Warmup) 26M(10%)->34M(13%) 0.080s\n",
         );
         let kinds: Vec<&str> = r.iter().map(|x| x.kind.as_str()).collect();
-        assert_eq!(kinds, vec!["initial-mark", "concurrent-mark", "remark", "zgc-major"]);
+        assert_eq!(
+            kinds,
+            vec!["initial-mark", "concurrent-mark", "remark", "zgc-major"]
+        );
         assert_eq!(r[0].phase, "Pause Mark Start (Major)");
         assert_eq!(r[3].cause, "Warmup");
         assert_eq!(r[3].duration_ms, 80.0);
@@ -491,7 +558,10 @@ mod tests {
             "[0.440s][info][safepoint   ] Safepoint \"G1CollectForAllocation\", Time since last: 273260512 ns, Reaching safepoint: 5388 ns, Cleanup: 4677 ns, At safepoint: 5848571 ns, Total: 5858636 ns\n\
              [0.5s][info][safepoint] Total time for which application threads were stopped: 0.0006801 seconds, Stopping threads took: 0.0005939 seconds\n",
         );
-        assert_eq!((r[0].kind.as_str(), r[0].phase.as_str()), ("safepoint", "G1CollectForAllocation"));
+        assert_eq!(
+            (r[0].kind.as_str(), r[0].phase.as_str()),
+            ("safepoint", "G1CollectForAllocation")
+        );
         assert!((r[0].duration_ms - 5.858636).abs() < 1e-9);
         assert_eq!(r[0].pause_ms, 0.0);
         assert!((r[1].duration_ms - 0.6801).abs() < 1e-9);

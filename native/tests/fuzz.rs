@@ -14,7 +14,11 @@ fn parse(bytes: &[u8]) -> Parser {
     p.parse_reader(&mut &bytes[..]).unwrap();
     p.finish();
     let d = &p.diag;
-    assert_eq!(d.lines_total, d.lines_matched + d.lines_ignored + d.lines_unknown, "every line is counted once");
+    assert_eq!(
+        d.lines_total,
+        d.lines_matched + d.lines_ignored + d.lines_unknown,
+        "every line is counted once"
+    );
     p
 }
 
@@ -58,7 +62,9 @@ fn random_gc_alphabet_never_panics() {
     let mut rng = StdRng::seed_from_u64(11);
     for _ in 0..300 {
         let len = rng.gen_range(0..2048);
-        let bytes: Vec<u8> = (0..len).map(|_| alphabet[rng.gen_range(0..alphabet.len())]).collect();
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
+            .collect();
         parse(&bytes);
     }
 }
@@ -82,7 +88,12 @@ fn mutated_real_logs_never_panic() {
                 let at = rng.gen_range(0..b.len());
                 match rng.gen_range(0..6) {
                     0 => b[at] = rng.gen(),
-                    1 => b.insert(at, *[b'[', b']', b'(', b')', b'\n', b'-', b'>'].get(rng.gen_range(0..7)).unwrap()),
+                    1 => b.insert(
+                        at,
+                        *[b'[', b']', b'(', b')', b'\n', b'-', b'>']
+                            .get(rng.gen_range(0..7))
+                            .unwrap(),
+                    ),
                     2 => {
                         b.remove(at);
                     }
@@ -104,7 +115,10 @@ fn mutated_real_logs_never_panic() {
 #[test]
 fn real_logs_parse_cleanly() {
     let samples = samples();
-    assert!(samples.len() >= 5 || !corpus_dir().exists(), "samples of the shared corpus");
+    assert!(
+        samples.len() >= 5 || !corpus_dir().exists(),
+        "samples of the shared corpus"
+    );
     for base in samples {
         let p = parse(&base);
         assert!(p.cols.len() > 3, "events from a real log");

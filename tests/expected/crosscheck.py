@@ -392,8 +392,8 @@ def main(argv: list[str]) -> int:
                 print(f"        note: {note}")
             if got.nested:
                 print(
-                    f"        nested: {len(got.nested)} pause(s), {got.nested_ms:.3f} ms excluded from the outer "
-                    f"pauses; first: {got.nested[0]}"
+                    f"        nested: {len(got.nested)} pause(s), {got.nested_ms:.3f} ms excluded from the "
+                    f"outer pauses; first: {got.nested[0]}"
                 )
         if show_events:
             for p in got.pauses:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import shutil
 import sys
@@ -11,9 +12,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from corpus import GCLOGS  # noqa: E402
-
 import jvmlab  # noqa: E402
+from corpus import GCLOGS  # noqa: E402
 from jvmlab.errors import InputError, UnsupportedFormatError  # noqa: E402
 from jvmlab.gclog.sources import resolve, rotation_key  # noqa: E402
 
@@ -101,7 +101,7 @@ def test_truncated_gzip_keeps_events_and_says_so(tmp_path):
         (b'{"gc": [1, 2, 3]}\n', "JSON file"),
         (b'[\n  {"a": 1}\n]\n', "JSON file"),
         (b"hello world\nthis is not a gc log\n", "no GC log lines found"),
-        (b'<?xml version="1.0" ?>\n<verbosegc xmlns="http://www.ibm.com/j9/verbosegc">\n', "not supported yet"),
+        (b'<?xml version="1.0" ?>\n<verbosegc xmlns="http://www.ibm.com/j9/verbosegc">\n', "not supported"),
     ],
 )
 def test_bad_input_is_one_clear_error(tmp_path, content, problem):
@@ -153,7 +153,5 @@ def test_native_parse_releases_no_panic_on_mutations(tmp_path):
             b[rng.randrange(len(b))] = rng.choice(b"[]()->:K0123456789 \n")
         path = tmp_path / "m.log"
         path.write_bytes(bytes(b))
-        try:
+        with contextlib.suppress(InputError):
             jvmlab.gclog.load(path)
-        except InputError:
-            pass
