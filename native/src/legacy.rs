@@ -339,11 +339,46 @@ fn collector_of(title: &[u8]) -> Option<&'static str> {
     }
 }
 
-/// A parenthesised group right after the title: `(Allocation Failure)`, `(System.gc())`.
-fn groups_after(t: &[u8]) -> (Vec<&[u8]>, usize) {
-    let mut groups = Vec::new();
+/// The generation figures of one record (a fixed array: no allocation per record).
+#[derive(Default)]
+struct Spaces {
+    items: [Option<(Space, Change)>; 8],
+    len: usize,
+}
+
+impl Spaces {
+    fn push(&mut self, space: Space, c: Change) {
+        if self.len < self.items.len() {
+            self.items[self.len] = Some((space, c));
+            self.len += 1;
+        }
+    }
+
+    fn as_slice(&self) -> impl Iterator<Item = &(Space, Change)> {
+        self.items[..self.len].iter().flatten()
+    }
+}
+
+/// Up to four parenthesised groups right after a title: `(Allocation Failure)`, `(System.gc())`.
+/// A fixed array: this runs for every legacy record and must not allocate.
+struct Groups<'a> {
+    items: [&'a [u8]; 4],
+    len: usize,
+}
+
+impl<'a> Groups<'a> {
+    fn as_slice(&self) -> &[&'a [u8]] {
+        &self.items[..self.len]
+    }
+}
+
+fn groups_after(t: &[u8]) -> (Groups<'_>, usize) {
+    let mut groups = Groups {
+        items: [&[]; 4],
+        len: 0,
+    };
     let mut i = 0;
-    loop {
+    while groups.len < groups.items.len() {
         while i < t.len() && t[i] == b' ' {
             i += 1;
         }
@@ -371,7 +406,8 @@ fn groups_after(t: &[u8]) -> (Vec<&[u8]>, usize) {
         if !g.first().is_some_and(|c| c.is_ascii_alphabetic()) {
             break;
         }
-        groups.push(g);
+        groups.items[groups.len] = g;
+        groups.len += 1;
         i = e + 1;
     }
     (groups, i)
@@ -395,9 +431,12 @@ impl Parser {
             self.fmt.add_legacy_flag("PrintGCApplicationStoppedTime");
             return self.safepoint_stopped(&line[p + STOPPED.len()..]);
         }
+        if is_prefixed_noise(t) {
+            return LineClass::Ignored;
+        }
         let brackets = scan_brackets(line);
-        if brackets.heap_address || is_prefixed_noise(t) {
-            if brackets.heap_address && is_heap_print(t) {
+        if brackets.heap_address {
+            if is_heap_print(t) {
                 self.fmt.legacy_lines += 1;
             }
             return LineClass::Ignored;
@@ -436,8 +475,11 @@ impl Parser {
 
     /// A line while a record is open: either noise, a record of its own, or the record's continuation.
     fn legacy_continue(&mut self, line: &[u8], t: &[u8]) -> LineClass {
+        if t.is_empty() || is_prefixed_noise(t) {
+            return LineClass::Ignored;
+        }
         let brackets = scan_brackets(line);
-        if t.is_empty() || brackets.heap_address || is_prefixed_noise(t) {
+        if brackets.heap_address {
             return LineClass::Ignored;
         }
         let depth = brackets.depth;
@@ -783,12 +825,12 @@ impl Parser {
         st: &Stamp,
     ) -> LineClass {
         let (groups, after) = groups_after(rest);
-        let cause = groups.first().copied().unwrap_or(b"");
+        let cause = groups.as_slice().first().copied().unwrap_or(b"");
         let body = &rest[after..];
         let full = title.starts_with(b"Full");
         let mut kind: &[u8] = if full { b"full" } else { b"young" };
         let mut modifiers: Vec<Vec<u8>> = Vec::new();
-        let mut spaces: Vec<(Space, Change)> = Vec::with_capacity(4);
+        let mut spaces = Spaces::default();
         let mut cms_phase: Option<&[u8]> = None;
         for j in (idx + 1..nodes.len()).filter(|&j| nodes[j].parent == idx) {
             let own = own_text(buf, nodes, j);
@@ -798,20 +840,20 @@ impl Parser {
             if ctitle == b"1 CMS-initial-mark" || ctitle == b"1 ASCMS-initial-mark" {
                 cms_phase = Some(b"initial-mark");
                 if let Some(c) = occupancy(crest) {
-                    spaces.push((Space::Old, c));
+                    spaces.push(Space::Old, c);
                 }
                 continue;
             }
             if ctitle == b"1 CMS-remark" || ctitle == b"1 ASCMS-remark" {
                 cms_phase = Some(b"remark");
                 if let Some(c) = occupancy(crest) {
-                    spaces.push((Space::Old, c));
+                    spaces.push(Space::Old, c);
                 }
                 continue;
             }
             if ctitle == b"YG occupancy" {
                 if let Some(c) = occupancy(crest) {
-                    spaces.push((Space::Young, c));
+                    spaces.push(Space::Young, c);
                 }
                 continue;
             }
@@ -822,14 +864,14 @@ impl Parser {
                 self.set_collector(col);
             }
             let (cgroups, _) = groups_after(skip_stamps(crest));
-            for g in cgroups {
+            for g in cgroups.as_slice() {
                 modifiers.push(g.to_vec());
             }
             if let Some((c, _)) = find_change(crest) {
                 if space == Space::Old && !full {
                     kind = b"full"; // promotion failed / concurrent mode failure: the old gen was collected
                 }
-                spaces.push((space, c));
+                spaces.push(space, c);
             }
         }
         if let Some(p) = cms_phase {
@@ -847,13 +889,17 @@ impl Parser {
                 LineClass::Ignored
             };
         };
-        let mut phase = Vec::with_capacity(48);
-        phase.extend_from_slice(title);
-        for m in &modifiers {
-            phase.extend_from_slice(b" (");
-            phase.extend_from_slice(m);
-            phase.push(b')');
-        }
+        let phase: Cow<[u8]> = if modifiers.is_empty() {
+            Cow::Borrowed(title)
+        } else {
+            let mut phase = title.to_vec();
+            for m in &modifiers {
+                phase.extend_from_slice(b" (");
+                phase.extend_from_slice(m);
+                phase.push(b')');
+            }
+            Cow::Owned(phase)
+        };
         let id = if kind == b"initial-mark" || kind == b"remark" {
             self.cms_cycle_id(st, kind == b"initial-mark")
         } else {
@@ -876,8 +922,8 @@ impl Parser {
         let row = self.push_event(e);
         self.legacy.last_row = Some(row);
         self.legacy.last_g1_row = Some(row); // a G1 Full GC is completed by an [Eden: ...] line
-        for (space, c) in spaces {
-            self.cols.set_space(row, space, &c);
+        for (space, c) in spaces.as_slice() {
+            self.cols.set_space(row, *space, c);
         }
         LineClass::Matched
     }
@@ -904,6 +950,7 @@ impl Parser {
     fn legacy_g1_pause(&mut self, rest: &[u8], st: &Stamp) -> LineClass {
         self.set_collector("G1");
         let (groups, after) = groups_after(rest);
+        let groups = groups.as_slice();
         let body = &rest[after..];
         let Some(pause) = last_duration_ms(body) else {
             return LineClass::UnknownGc;
@@ -911,7 +958,7 @@ impl Parser {
         let mut cause: &[u8] = b"";
         let mut phase = b"GC pause".to_vec();
         let mut mixed = false;
-        for g in groups {
+        for &g in groups {
             let modifier = matches!(
                 g,
                 b"young"
