@@ -52,6 +52,17 @@ pub struct Event<'a> {
 }
 
 impl<'a> Event<'a> {
+    /// Sets the whole-heap before/after/capacity from a parsed figure, when there is one.
+    pub fn set_heap(&mut self, c: Option<crate::numbers::Change>) {
+        if let Some(h) = c {
+            self.heap = [
+                h.before.unwrap_or(NULL_I64),
+                h.after.unwrap_or(NULL_I64),
+                h.capacity.unwrap_or(NULL_I64),
+            ];
+        }
+    }
+
     pub fn new(category: &'static [u8], kind: &'a [u8]) -> Self {
         Event {
             uptime_s: f64::NAN,

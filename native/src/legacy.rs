@@ -912,13 +912,7 @@ impl Parser {
         e.cause = cause;
         e.pause_ms = pause;
         e.duration_ms = pause;
-        if let Some(h) = heap {
-            e.heap = [
-                h.before.unwrap_or(NULL_I64),
-                h.after.unwrap_or(NULL_I64),
-                h.capacity.unwrap_or(NULL_I64),
-            ];
-        }
+        e.set_heap(heap);
         let row = self.push_event(e);
         self.legacy.last_row = Some(row);
         self.legacy.last_g1_row = Some(row); // a G1 Full GC is completed by an [Eden: ...] line
@@ -998,13 +992,7 @@ impl Parser {
         e.cause = cause;
         e.pause_ms = pause;
         e.duration_ms = pause;
-        if let Some((h, _)) = find_change(body) {
-            e.heap = [
-                h.before.unwrap_or(NULL_I64),
-                h.after.unwrap_or(NULL_I64),
-                h.capacity.unwrap_or(NULL_I64),
-            ];
-        }
+        e.set_heap(find_change(body).map(|(c, _)| c));
         let row = self.push_event(e);
         self.legacy.last_g1_row = Some(row);
         self.legacy.last_row = Some(row);
@@ -1024,13 +1012,7 @@ impl Parser {
         e.phase = title;
         e.pause_ms = pause;
         e.duration_ms = pause;
-        if let Some((h, _)) = find_change(rest) {
-            e.heap = [
-                h.before.unwrap_or(NULL_I64),
-                h.after.unwrap_or(NULL_I64),
-                h.capacity.unwrap_or(NULL_I64),
-            ];
-        }
+        e.set_heap(find_change(rest).map(|(c, _)| c));
         let row = self.push_event(e);
         self.legacy.last_g1_row = Some(row);
         self.legacy.last_row = Some(row);
@@ -1193,13 +1175,7 @@ impl Parser {
         if category == CAT_PAUSE {
             e.pause_ms = ms;
         }
-        if let Some(h) = heap {
-            e.heap = [
-                h.before.unwrap_or(NULL_I64),
-                h.after.unwrap_or(NULL_I64),
-                h.capacity.unwrap_or(NULL_I64),
-            ];
-        }
+        e.set_heap(heap);
         let row = self.push_event(e);
         if category == CAT_PAUSE {
             self.legacy.last_row = Some(row);

@@ -198,13 +198,7 @@ impl Parser {
         e.gc_id = gc_id.unwrap_or(NULL_I64);
         e.pause_ms = ms;
         e.duration_ms = ms;
-        if let Some(h) = heap {
-            e.heap = [
-                h.before.unwrap_or(NULL_I64),
-                h.after.unwrap_or(NULL_I64),
-                h.capacity.unwrap_or(NULL_I64),
-            ];
-        }
+        e.set_heap(heap);
         let row = self.emit(e, true);
         self.exclude_nested_pause(row);
         self.last_pause_row = Some(row);
@@ -265,13 +259,7 @@ impl Parser {
         e.phase = &named.phase;
         e.gc_id = gc_id.unwrap_or(NULL_I64);
         e.duration_ms = ms;
-        if let Some(h) = heap {
-            e.heap = [
-                h.before.unwrap_or(NULL_I64),
-                h.after.unwrap_or(NULL_I64),
-                h.capacity.unwrap_or(NULL_I64),
-            ];
-        }
+        e.set_heap(heap);
         self.emit(e, true);
         LineClass::Matched
     }
@@ -312,13 +300,7 @@ impl Parser {
                 e.duration_ms = (self.line_uptime_s - s) * 1000.0;
             }
         }
-        if let Some(h) = heap {
-            e.heap = [
-                h.before.unwrap_or(NULL_I64),
-                h.after.unwrap_or(NULL_I64),
-                h.capacity.unwrap_or(NULL_I64),
-            ];
-        }
+        e.set_heap(heap);
         self.emit(e, true);
         LineClass::Matched
     }
