@@ -129,8 +129,10 @@ def resolve(args: list[str]) -> list[list[Source]]:
     groups: dict[tuple[str, str], list[Source]] = {}
     for arg in args:
         for src in _expand(arg):
-            container = str(Path(src.path).parent) if src.entry is None else src.path + "!" + str(
-                Path(src.entry).parent
+            container = (
+                str(Path(src.path).parent)
+                if src.entry is None
+                else src.path + "!" + str(Path(src.entry).parent)
             )
             base, _, _ = rotation_key(src.name)
             groups.setdefault((container, base), []).append(src)

@@ -14,11 +14,13 @@ sum over young GCs 2..n / (t(n) - t(1)): each GC's promotion is credited to the 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import polars as pl
 from pydantic import BaseModel, ConfigDict
 
-from jvmlab.metrics.selection import gc_rows, pauses
+from jvmlab.metrics.selection import Events, EventSets, increasing, time_ordered, without_nulls
 
 MIB = 1024 * 1024
 PROMOTION_FROM_OLD = "old generation after - before"
@@ -37,57 +39,154 @@ class AllocationFigures(BaseModel):
     promotion_source: str | None
 
 
-def heap_samples(events: pl.DataFrame) -> pl.DataFrame:
+HEAP_SAMPLE = ("uptime_s", "heap_before_bytes", "heap_after_bytes")
+
+
+def complete_heap_samples(sets: EventSets) -> pl.Series | None:
+    """Mask of the rows that belong to a collection and have a start time and both heap before and after."""
+    return sets.where(sets.gc_rows, pl.all_horizontal(pl.col(c).is_not_null() for c in HEAP_SAMPLE))
+
+
+def heap_samples(events: Events) -> pl.DataFrame:
     """Time-ordered rows with a start time and both heap before and after."""
-    rows = gc_rows(events).filter(
-        pl.col("uptime_s").is_not_null()
-        & pl.col("heap_before_bytes").is_not_null()
-        & pl.col("heap_after_bytes").is_not_null()
-    )
-    return rows.sort("uptime_s", maintain_order=True)
+    sets = EventSets.of(events)
+    return time_ordered(sets.rows(complete_heap_samples(sets), *HEAP_SAMPLE), stable=True)
 
 
-def allocation(events: pl.DataFrame) -> tuple[float | None, int | None, float | None]:
+def allocated_bytes(before: np.ndarray, after: np.ndarray) -> int:
+    """Sum over n of max(0, before[n + 1] - after[n])."""
+    growth = np.subtract(before[1:], after[:-1], dtype=np.int64)
+    return int(np.clip(growth, 0, None, out=growth).sum())
+
+
+def sweep_in_table_order(sets: EventSets) -> tuple[int, int, float, float] | None:
+    """(allocated bytes, samples, first and last start) over the heap samples in table order, a block at a
+    time; None when a start is earlier than the one before (the samples must then be sorted first)."""
+    allocated, count, first, last, last_after = 0, 0, 0.0, -np.inf, None
+    for block in sets.blocks(complete_heap_samples(sets), *HEAP_SAMPLE):
+        times, before, after = (block.get_column(c).to_numpy() for c in HEAP_SAMPLE)
+        if len(times) == 0:
+            continue
+        if times[0] < last or not increasing(times, strictly=False):
+            return None
+        if last_after is not None:
+            allocated += max(0, int(before[0]) - last_after)
+        allocated += allocated_bytes(before, after)
+        first = float(times[0]) if count == 0 else first
+        last, last_after, count = float(times[-1]), int(after[-1]), count + len(times)
+    return allocated, count, first, last
+
+
+def allocation(events: Events) -> tuple[float | None, int | None, float | None]:
     """(rate MiB/s, allocated bytes, span s) from consecutive heap figures; Nones when not computable."""
-    rows = heap_samples(events)
-    if rows.height < 2:
+    sets = EventSets.of(events)
+    swept = sweep_in_table_order(sets)
+    if swept is None:
+        rows = heap_samples(sets)
+        times, before, after = (rows.get_column(c).to_numpy() for c in HEAP_SAMPLE)
+        ends = (float(times[0]), float(times[-1])) if len(times) else (0.0, 0.0)
+        swept = (allocated_bytes(before, after), rows.height, *ends)
+    allocated, count, first, last = swept
+    if count < 2:
         return None, None, None
-    before = rows.get_column("heap_before_bytes").to_numpy()[1:].astype(np.int64)
-    after = rows.get_column("heap_after_bytes").to_numpy()[:-1].astype(np.int64)
-    allocated = int(np.clip(before - after, 0, None).sum())
-    times = rows.get_column("uptime_s").to_numpy()
-    span = float(times[-1] - times[0])
+    span = float(last - first)
     if span <= 0:
         return None, allocated, None
     return allocated / MIB / span, allocated, span
 
 
-def promoted_per_young_gc(events: pl.DataFrame) -> tuple[pl.DataFrame, str | None]:
+@dataclass(frozen=True)
+class PromotionSource:
+    name: str
+    promoted: pl.Expr  # bytes, clipped at 0
+    columns: tuple[str, ...]  # what it reads
+
+
+PROMOTION_SOURCES = (
+    PromotionSource(
+        PROMOTION_FROM_OLD,
+        (pl.col("old_after_bytes") - pl.col("old_before_bytes")).clip(lower_bound=0),
+        ("old_after_bytes", "old_before_bytes"),
+    ),
+    PromotionSource(
+        PROMOTION_FROM_HEAP,
+        (
+            (pl.col("young_before_bytes") - pl.col("young_after_bytes"))
+            - (pl.col("heap_before_bytes") - pl.col("heap_after_bytes"))
+        ).clip(lower_bound=0),
+        ("young_before_bytes", "young_after_bytes", "heap_before_bytes", "heap_after_bytes"),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class YoungGcs:
+    """The time-stamped young GCs that print the columns of `source`, and whether all time-stamped young GCs
+    start in strictly increasing order (then table order is time order and no sort is needed)."""
+
+    source: PromotionSource
+    printed: pl.Series | None
+    young: pl.Series | None
+    in_order: bool
+
+
+def young_gcs(sets: EventSets) -> YoungGcs | None:
+    """The first source of PROMOTION_SOURCES that two young GCs print; None when there is none."""
+    young = sets.where(sets.pauses(["young"]), pl.col("uptime_s").is_not_null())
+    in_order = increasing(sets.values(young, "uptime_s"), strictly=True)
+    for source in PROMOTION_SOURCES:
+        printed = sets.where(young, pl.all_horizontal(pl.col(c).is_not_null() for c in source.columns))
+        if sets.count(printed) >= 2:
+            return YoungGcs(source, printed, young, in_order)
+    return None
+
+
+def promoted_per_young_gc(events: Events) -> tuple[pl.DataFrame, str | None]:
     """Young GCs with `uptime_s` and `promoted_bytes` (clipped at 0), time-ordered, and the source used."""
-    young = pauses(events, ["young"]).filter(pl.col("uptime_s").is_not_null()).sort("uptime_s")
-    from_old = pl.col("old_after_bytes") - pl.col("old_before_bytes")
-    freed_young = pl.col("young_before_bytes") - pl.col("young_after_bytes")
-    from_heap = freed_young - (pl.col("heap_before_bytes") - pl.col("heap_after_bytes"))
-    for source, expr in ((PROMOTION_FROM_OLD, from_old), (PROMOTION_FROM_HEAP, from_heap)):
-        rows = young.select("uptime_s", expr.clip(lower_bound=0).alias("promoted_bytes")).drop_nulls()
-        if rows.height >= 2:
-            return rows, source
-    return young.select("uptime_s", pl.lit(0, pl.Int64).alias("promoted_bytes")).clear(), None
+    sets = EventSets.of(events)
+    gcs = young_gcs(sets)
+    if gcs is None:
+        return pl.DataFrame(schema={"uptime_s": pl.Float64, "promoted_bytes": pl.Int64}), None
+    columns = (pl.col("uptime_s"), gcs.source.promoted.alias("promoted_bytes"))
+    if gcs.in_order:
+        return sets.derived(gcs.printed, *columns), gcs.source.name
+    # Sorted as all young GCs (ties keep the order that sort gives them), then those without a value dropped.
+    return without_nulls(sets.derived(gcs.young, *columns).sort("uptime_s")), gcs.source.name
 
 
-def promotion(events: pl.DataFrame) -> tuple[float | None, int | None, float | None, str | None]:
+def promotion_sweep(sets: EventSets, gcs: YoungGcs) -> tuple[int, float, float]:
+    """(promoted bytes over young GCs 2..n, first and last start) of young GCs in table order, a block at a
+    time."""
+    total, first_promoted, first, last = 0, None, 0.0, 0.0
+    for block in sets.blocks(gcs.printed, "uptime_s", *gcs.source.columns):
+        if block.height == 0:
+            continue
+        promoted = block.select(gcs.source.promoted).to_series()
+        total += int(promoted.sum())
+        if first_promoted is None:
+            first_promoted, first = int(promoted[0]), float(block.get_column("uptime_s")[0])
+        last = float(block.get_column("uptime_s")[-1])
+    return total - (first_promoted or 0), first, last
+
+
+def promotion(events: Events) -> tuple[float | None, int | None, float | None, str | None]:
     """(rate MiB/s, promoted bytes, span s, source) over young GCs 2..n."""
-    rows, source = promoted_per_young_gc(events)
-    if source is None:
+    sets = EventSets.of(events)
+    gcs = young_gcs(sets)
+    if gcs is None:
         return None, None, None, None
-    times = rows.get_column("uptime_s").to_numpy()
-    promoted = int(rows.get_column("promoted_bytes").to_numpy()[1:].sum())
-    span = float(times[-1] - times[0])
+    if gcs.in_order:
+        promoted, first, last = promotion_sweep(sets, gcs)
+    else:
+        rows, _ = promoted_per_young_gc(sets)
+        times = rows.get_column("uptime_s")
+        promoted, first, last = int(rows.get_column("promoted_bytes").slice(1).sum()), times[0], times[-1]
+    span = float(last - first)
     rate = promoted / MIB / span if span > 0 else None
-    return rate, promoted, span, source
+    return rate, promoted, span, gcs.source.name
 
 
-def allocation_figures(events: pl.DataFrame) -> AllocationFigures:
+def allocation_figures(events: Events) -> AllocationFigures:
     alloc_rate, allocated, alloc_span = allocation(events)
     promo_rate, promoted, promo_span, source = promotion(events)
     return AllocationFigures(

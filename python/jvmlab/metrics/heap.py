@@ -13,10 +13,9 @@ Young-only collections are never used: their heap after still holds old-generati
 from __future__ import annotations
 
 import numpy as np
-import polars as pl
 from pydantic import BaseModel, ConfigDict
 
-from jvmlab.metrics.selection import gc_rows, max_of
+from jvmlab.metrics.selection import Events, EventSets
 
 CYCLE_END_KINDS = ("zgc-collection", "zgc-major", "concurrent-cleanup", "cleanup")
 LIVE_SET_SOURCES = (
@@ -51,10 +50,11 @@ class HeapFigures(BaseModel):
     metaspace_capacity_max_bytes: int | None
 
 
-def heap_after(events: pl.DataFrame, kinds: tuple[str, ...]) -> SizeStats:
+def heap_after(events: Events, kinds: tuple[str, ...]) -> SizeStats:
     """Heap after the rows of the given kinds (any category), in time order."""
-    rows = gc_rows(events).filter(
-        pl.col("kind").is_in(list(kinds)) & pl.col("heap_after_bytes").is_not_null()
+    sets = EventSets.of(events)
+    rows = sets.rows(sets.gc_rows_of_kinds(kinds), "uptime_s", "heap_after_bytes").drop_nulls(
+        "heap_after_bytes"
     )
     values = (
         rows.sort("uptime_s", nulls_last=True, maintain_order=True).get_column("heap_after_bytes").to_numpy()
@@ -78,18 +78,34 @@ def live_set(stats: dict[str, SizeStats]) -> tuple[float | None, str | None]:
     return None, None
 
 
-def heap_figures(events: pl.DataFrame) -> HeapFigures:
-    rows = gc_rows(events)
-    stats = {source: heap_after(events, kinds) for source, kinds in LIVE_SET_SOURCES}
+MAXIMA = (
+    "heap_before_bytes",
+    "heap_after_bytes",
+    "heap_capacity_bytes",
+    "metaspace_before_bytes",
+    "metaspace_after_bytes",
+    "metaspace_capacity_bytes",
+)
+
+
+def _larger(*values: int | None) -> int | None:
+    present = [v for v in values if v is not None]
+    return max(present) if present else None
+
+
+def heap_figures(events: Events) -> HeapFigures:
+    sets = EventSets.of(events)
+    top = sets.maxima(sets.gc_rows, MAXIMA)
+    stats = {source: heap_after(sets, kinds) for source, kinds in LIVE_SET_SOURCES}
     estimate, source = live_set(stats)
     return HeapFigures(
-        heap_used_max_bytes=max_of(rows, "heap_before_bytes", "heap_after_bytes"),
-        heap_capacity_max_bytes=max_of(rows, "heap_capacity_bytes"),
+        heap_used_max_bytes=_larger(top["heap_before_bytes"], top["heap_after_bytes"]),
+        heap_capacity_max_bytes=top["heap_capacity_bytes"],
         after_full_gc=stats["full GCs"],
         after_mixed_gc=stats["mixed GCs"],
         after_concurrent_cycle=stats["concurrent cycle ends"],
         live_set_estimate_bytes=estimate,
         live_set_source=source,
-        metaspace_used_max_bytes=max_of(rows, "metaspace_before_bytes", "metaspace_after_bytes"),
-        metaspace_capacity_max_bytes=max_of(rows, "metaspace_capacity_bytes"),
+        metaspace_used_max_bytes=_larger(top["metaspace_before_bytes"], top["metaspace_after_bytes"]),
+        metaspace_capacity_max_bytes=top["metaspace_capacity_bytes"],
     )

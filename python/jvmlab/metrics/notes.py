@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import polars as pl
-
 from jvmlab.metrics.rates import PEAK_WINDOW_S
 from jvmlab.metrics.windows import RunWindow
 
@@ -34,14 +32,14 @@ def window_notes(fmt: Mapping[str, Any], window: RunWindow) -> list[str]:
     return notes
 
 
-def gc_id_notes(fmt: Mapping[str, Any], events: pl.DataFrame) -> list[str]:
+def gc_id_notes(fmt: Mapping[str, Any], event_count: int) -> list[str]:
     ids = fmt.get("gc_ids")
     if ids == "assigned":
         return ["GC ids are jvmlab's own numbering in log order (the log prints none)"]
-    if ids in (None, "none") and events.height:
+    if ids in (None, "none") and event_count:
         return ["the log has no GC ids: the GC count covers no events"]
     return []
 
 
-def summary_notes(fmt: Mapping[str, Any], window: RunWindow, events: pl.DataFrame) -> list[str]:
-    return window_notes(fmt, window) + gc_id_notes(fmt, events)
+def summary_notes(fmt: Mapping[str, Any], window: RunWindow, event_count: int) -> list[str]:
+    return window_notes(fmt, window) + gc_id_notes(fmt, event_count)

@@ -14,11 +14,12 @@ import numpy as np
 import polars as pl
 from pydantic import BaseModel, ConfigDict
 
-from jvmlab.metrics.selection import gc_first_starts, pauses, start_times_s
+from jvmlab.metrics.selection import Events, EventSets, increasing
 from jvmlab.metrics.windows import RunWindow
 
 PEAK_WINDOW_S = 60.0
 RATE_KINDS = ("young", "mixed", "full", "degenerated")
+SWEEP_BLOCK = 1 << 12
 
 
 class GcRate(BaseModel):
@@ -31,6 +32,14 @@ class GcRate(BaseModel):
     peak_per_min: int | None
 
 
+def prefix_sums(weights: np.ndarray) -> np.ndarray:
+    """[0, w0, w0 + w1, ...]: the sum of the first i weights at index i."""
+    cumulative = np.empty(len(weights) + 1)
+    cumulative[0] = 0.0
+    np.cumsum(np.asarray(weights, dtype=np.float64), out=cumulative[1:])
+    return cumulative
+
+
 def sliding_max(
     times_s: np.ndarray, weights: np.ndarray | None = None, width_s: float = PEAK_WINDOW_S
 ) -> float:
@@ -40,10 +49,31 @@ def sliding_max(
     """
     if len(times_s) == 0:
         return 0.0
-    w = np.ones(len(times_s)) if weights is None else np.asarray(weights, dtype=np.float64)
-    cumulative = np.concatenate(([0.0], np.cumsum(w)))
-    ends = np.searchsorted(times_s, times_s + width_s, side="left")
-    return float(np.max(cumulative[ends] - cumulative[np.arange(len(times_s))]))
+    return sliding_max_of_sums(times_s, None if weights is None else prefix_sums(weights), width_s)
+
+
+def sliding_max_of_sums(
+    times_s: np.ndarray, cumulative: np.ndarray | None, width_s: float = PEAK_WINDOW_S
+) -> float:
+    """`sliding_max` with the weights given as their `prefix_sums` (None: count), for at least one event.
+
+    Window [t_i, t_i + w) holds events i..e-1, e = the first index with t_e >= t_i + w (a binary search), and
+    weighs cumulative[e] - cumulative[i]. Done in blocks of anchors: the temporaries stay small, and for w > 0
+    the ends of a block's windows lie between its first anchor and the end of its last window, so each search
+    runs over that short stretch only.
+    """
+    n = len(times_s)
+    best = -np.inf
+    for lo in range(0, n, SWEEP_BLOCK):
+        hi = min(n, lo + SWEEP_BLOCK)
+        first = lo if width_s > 0 else 0
+        last = int(np.searchsorted(times_s, times_s[hi - 1] + width_s, side="left"))
+        ends = first + np.searchsorted(times_s[first:last], times_s[lo:hi] + width_s, side="left")
+        if cumulative is None:
+            best = max(best, float(np.max(ends - np.arange(lo, hi))))
+        else:
+            best = max(best, float(np.max(cumulative[ends] - cumulative[lo:hi])))
+    return best
 
 
 def per_minute_mean(total: float, window: RunWindow) -> float | None:
@@ -63,30 +93,34 @@ def rate_of(times_s: np.ndarray, count: int, window: RunWindow) -> GcRate:
     return GcRate(count=count, mean_per_min=per_minute_mean(count, window), peak_per_min=peak)
 
 
-def kind_rate(events: pl.DataFrame, kind: str, window: RunWindow) -> GcRate:
+def kind_rate(events: Events, kind: str, window: RunWindow) -> GcRate:
     """Rate of the pauses of one kind (`young`, `mixed`, `full`, `degenerated`)."""
-    rows = pauses(events, [kind])
-    return rate_of(start_times_s(rows), rows.height, window)
+    sets = EventSets.of(events)
+    rows = sets.pauses([kind])
+    times = sets.values(sets.where(rows, pl.col("uptime_s").is_not_null()), "uptime_s")
+    if not increasing(times, strictly=False):
+        times.sort()
+    return rate_of(times, sets.count(rows), window)
 
 
-def all_gc_rate(events: pl.DataFrame, window: RunWindow) -> GcRate:
+def all_gc_rate(events: Events, window: RunWindow) -> GcRate:
     """Rate of collections: distinct GC ids, each at the earliest start of its rows."""
-    starts = gc_first_starts(events)
-    times = np.sort(starts.get_column("start_s").drop_nulls().to_numpy().astype(np.float64))
-    return rate_of(times, starts.height, window)
+    starts = EventSets.of(events).gc_starts
+    return rate_of(starts.sorted_times_s, starts.count, window)
 
 
-def gc_rates(events: pl.DataFrame, window: RunWindow) -> dict[str, GcRate]:
+def gc_rates(events: Events, window: RunWindow) -> dict[str, GcRate]:
     """Rates for each pause kind of RATE_KINDS and for all collections (key "all")."""
-    rates = {kind: kind_rate(events, kind, window) for kind in RATE_KINDS}
-    rates["all"] = all_gc_rate(events, window)
+    sets = EventSets.of(events)
+    rates = {kind: kind_rate(sets, kind, window) for kind in RATE_KINDS}
+    rates["all"] = all_gc_rate(sets, window)
     return rates
 
 
-def gc_interval_mean_s(events: pl.DataFrame) -> float | None:
+def gc_interval_mean_s(events: Events) -> float | None:
     """Mean time between consecutive collections: the mean of the gaps between the first start times of
     distinct GC ids, = (last start - first start) / (n - 1). None for fewer than two time-stamped GCs."""
-    times = gc_first_starts(events).get_column("start_s").drop_nulls().to_numpy()
+    times = EventSets.of(events).gc_starts.sorted_times_s
     if len(times) < 2:
         return None
-    return float((times.max() - times.min()) / (len(times) - 1))
+    return float((times[-1] - times[0]) / (len(times) - 1))

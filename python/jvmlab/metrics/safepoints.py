@@ -5,10 +5,9 @@ inside a safepoint, so safepoint time includes GC pause time and adding the two 
 from __future__ import annotations
 
 import numpy as np
-import polars as pl
 from pydantic import BaseModel, ConfigDict
 
-from jvmlab.metrics.selection import SAFEPOINT, of_category
+from jvmlab.metrics.selection import SAFEPOINT, Events, EventSets
 from jvmlab.metrics.windows import RunWindow
 
 
@@ -29,9 +28,10 @@ def _sum_max(values: np.ndarray) -> tuple[float | None, float | None]:
     return (float(values.sum()), float(values.max())) if len(values) else (None, None)
 
 
-def safepoint_stats(events: pl.DataFrame, window: RunWindow) -> SafepointStats:
+def safepoint_stats(events: Events, window: RunWindow) -> SafepointStats:
     """Count, total and max safepoint time; TTSP where the log prints it; time as % of the run window."""
-    rows = of_category(events, SAFEPOINT)
+    sets = EventSets.of(events)
+    rows = sets.rows(sets.of_category(SAFEPOINT), "duration_ms", "ttsp_ms")
     total, longest = _sum_max(rows.get_column("duration_ms").drop_nulls().to_numpy().astype(np.float64))
     ttsp_total, ttsp_max = _sum_max(rows.get_column("ttsp_ms").drop_nulls().to_numpy().astype(np.float64))
     duration = window.duration_s

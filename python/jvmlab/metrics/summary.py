@@ -20,13 +20,20 @@ from jvmlab.metrics.pauses import (
 )
 from jvmlab.metrics.rates import GcRate, gc_interval_mean_s, gc_rates
 from jvmlab.metrics.safepoints import SafepointStats, safepoint_stats
-from jvmlab.metrics.selection import gc_first_starts
-from jvmlab.metrics.windows import RunWindow, events_in, narrow, run_window
+from jvmlab.metrics.selection import Events, EventSets
+from jvmlab.metrics.windows import RunWindow, narrow, run_window, within
 
 if TYPE_CHECKING:
     from jvmlab.gclog import GcLog
 
 SUMMARY_FORMAT_VERSION = 1
+# The columns any figure reads: the summary never touches the others.
+SUMMARY_COLUMNS = (
+    "uptime_s", "gc_id", "category", "kind", "cause", "pause_ms", "duration_ms", "ttsp_ms",
+    "heap_before_bytes", "heap_after_bytes", "heap_capacity_bytes", "young_before_bytes", "young_after_bytes",
+    "old_before_bytes", "old_after_bytes", "metaspace_before_bytes", "metaspace_after_bytes",
+    "metaspace_capacity_bytes",
+)  # fmt: skip
 
 
 class LogFormat(BaseModel):
@@ -74,10 +81,13 @@ class GcSummary(BaseModel):
     diagnostics: dict[str, Any]
 
 
-def counts_by_kind(events: pl.DataFrame) -> dict[str, int]:
-    """Rows per kind (all categories), most frequent first."""
-    counts = events.select(pl.col("kind").cast(pl.String)).drop_nulls().group_by("kind").len()
-    return {k: int(n) for k, n in sorted(counts.iter_rows(), key=lambda row: (-row[1], row[0]))}
+def counts_by_kind(events: Events) -> dict[str, int]:
+    """Rows per kind (all categories), most frequent first. Counted kind by kind with a comparison each (a
+    bit mask): a group-by would set up hash tables as large as the table."""
+    sets = EventSets.of(events)
+    kinds = sets.column(sets.all_rows, "kind")
+    counts = [(k, int((kinds == k).sum())) for k in kinds.unique().drop_nulls().cast(pl.String)]
+    return dict(sorted(counts, key=lambda row: (-row[1], row[0])))
 
 
 def log_format(fmt: dict[str, Any]) -> LogFormat:
@@ -96,16 +106,19 @@ def window_of(log: GcLog, window: tuple[float | None, float | None] | None) -> R
 
 
 def summarize(log: GcLog, *, window: tuple[float | None, float | None] | None = None) -> GcSummary:
-    """Every summary figure of `log`; `window` = (start_s, end_s) narrows the run window (None: no bound)."""
+    """Every summary figure of `log`; `window` = (start_s, end_s) narrows the run window (None: no bound).
+
+    One `EventSets` over the columns the figures read is shared by every metric, so each row selection and the
+    GC ids' first starts are computed once; a narrowed window is a row mask, not a copy of the table."""
     run = window_of(log, window)
-    events = events_in(log.events, run)
+    events = EventSets(log.events.select(SUMMARY_COLUMNS), within(run))
     pauses = pause_stats(events)
     per_minute = pause_time_per_minute(events, run)
     return GcSummary(
         name=log.name,
         format=log_format(log.format),
         window=run,
-        gc_count=gc_first_starts(events).height,
+        gc_count=events.gc_starts.count,
         gc_ids=str(log.format.get("gc_ids") or "none"),
         counts_by_kind=counts_by_kind(events),
         pause_count=pauses.count,
@@ -126,6 +139,6 @@ def summarize(log: GcLog, *, window: tuple[float | None, float | None] | None = 
         full_gc_causes=full_gc_causes(events),
         concurrent_cycles=cycle_stats(events),
         safepoints=safepoint_stats(events, run),
-        notes=notes_.summary_notes(log.format, run, events),
+        notes=notes_.summary_notes(log.format, run, events.height),
         diagnostics=dict(log.diagnostics),
     )

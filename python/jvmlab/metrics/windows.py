@@ -76,8 +76,14 @@ def narrow(window: RunWindow, start_s: float | None, end_s: float | None) -> Run
     )
 
 
+def within(window: RunWindow) -> pl.Expr | None:
+    """Rows that start inside a narrowed window (a null start is outside); None for the whole log."""
+    if not window.narrowed:
+        return None
+    return pl.col("uptime_s").is_between(window.start_s, window.end_s, closed="both")
+
+
 def events_in(events: pl.DataFrame, window: RunWindow) -> pl.DataFrame:
     """Events that start inside a narrowed window; all events when the window is the whole log."""
-    if not window.narrowed:
-        return events
-    return events.filter(pl.col("uptime_s").is_between(window.start_s, window.end_s, closed="both"))
+    predicate = within(window)
+    return events if predicate is None else events.filter(predicate)
