@@ -1,12 +1,38 @@
 //! The event table as columns: one `Vec` per column, categorical columns as codes into an interned list.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// FNV-1a: the maps of the hot path hold short keys (category strings, GC ids) where SipHash's
+/// DoS resistance buys nothing and costs a visible share of the parse.
+#[derive(Default)]
+pub struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
 
 /// Interns strings of a categorical column; code 0 is reserved for "null".
 #[derive(Debug, Default)]
 pub struct Interner {
     pub values: Vec<String>,
-    index: HashMap<Vec<u8>, u32>,
+    index: FastMap<Vec<u8>, u32>,
     last: u32,
 }
 

@@ -80,12 +80,13 @@ impl Layout {
             ..Default::default()
         };
         let mut pos = 0;
+        // One SIMD pass finds the closing brackets of all tokens (tokens never contain ']').
+        let mut closes = memchr::memchr_iter(b']', line);
         for kind in &self.kinds[..self.n] {
             if line.get(pos) != Some(&b'[') {
                 return None;
             }
-            // Tokens are short: a plain loop beats memchr's set-up here.
-            let close = line[pos + 1..].iter().position(|&c| c == b']')? + pos + 1;
+            let close = closes.next()?;
             let t = &line[pos + 1..close];
             match kind {
                 Kind::Skip => {}

@@ -1,9 +1,7 @@
 //! The parse driver: reads lines, detects the format of each (unified or legacy), hands them to the rules
 //! and keeps the state shared by both (time, collector, GC ids, diagnostics).
 
-use std::collections::HashMap;
-
-use crate::columns::{Columns, Event, Space, NULL_I64};
+use crate::columns::{Columns, Event, FastMap, Space, NULL_I64};
 use crate::decorators;
 use crate::diagnostics::{Diagnostics, LineClass};
 use crate::legacy::LegacyState;
@@ -49,12 +47,20 @@ pub struct Pending {
     pub row: Option<usize>,
 }
 
+impl Pending {
+    fn has_details(&self) -> bool {
+        self.spaces.iter().any(Option::is_some)
+            || self.regions.iter().any(Option::is_some)
+            || self.phase_suffix.is_some()
+    }
+}
+
 pub struct Parser {
     pub cols: Columns,
     pub diag: Diagnostics,
     pub fmt: FormatInfo,
     pub source: i32,
-    pub pending: HashMap<i64, Pending>,
+    pub pending: FastMap<i64, Pending>,
     pub max_gc_id: i64,
     pub next_assigned_id: i64,
     pub legacy: LegacyState,
@@ -88,7 +94,7 @@ impl Parser {
             diag: Diagnostics::default(),
             fmt: FormatInfo::default(),
             source: 0,
-            pending: HashMap::new(),
+            pending: FastMap::default(),
             max_gc_id: -1,
             next_assigned_id: 0,
             legacy: LegacyState::default(),
@@ -350,6 +356,10 @@ impl Parser {
         }
         let region = self.fmt.region_size_bytes;
         let p = self.pending.entry(gc_id).or_default();
+        if !p.has_details() {
+            p.row = Some(row); // most rows: nothing to attach, no copy of the (large) entry
+            return;
+        }
         let taken = std::mem::take(p);
         p.row = Some(row);
         p.start_uptime_s = taken.start_uptime_s;
