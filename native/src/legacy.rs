@@ -1360,6 +1360,14 @@ mod tests {
         assert_eq!(t(b"G1Ergonomics (CSet Construction)"), "G1Ergonomics");
     }
 
+    fn kinds(p: &Parser) -> Vec<&str> {
+        p.cols
+            .kind
+            .iter()
+            .map(|&k| p.cols.kinds.values[k as usize - 1].as_str())
+            .collect()
+    }
+
     fn parse(text: &str) -> Parser {
         let mut p = Parser::new();
         p.parse_reader(&mut text.as_bytes()).unwrap();
@@ -1389,12 +1397,7 @@ mod tests {
             "100.0: [GC 100.0: [ParNew: 1000K->1000K(1000K), 0.0100000 secs]100.1: [CMS100.2: [CMS-concurrent-mark: 0.500/0.600 secs] [Times: user=0.01 sys=0.00, real=0.01 secs]\n \
              (concurrent mode failure): 5000K->3000K(8000K), 1.2340000 secs] 6000K->3000K(9000K), [CMS Perm : 100K->100K(200K)], 1.2350000 secs] [Times: user=1.0 sys=0.0, real=1.2 secs]\n",
         );
-        let kinds: Vec<&str> = p
-            .cols
-            .kind
-            .iter()
-            .map(|&k| p.cols.kinds.values[k as usize - 1].as_str())
-            .collect();
+        let kinds = kinds(&p);
         assert_eq!(kinds, vec!["concurrent-mark", "full"]);
         assert!((p.cols.pause_ms[1] - 1235.0).abs() < 1e-9);
         assert_eq!(p.cols.duration_ms[0], 600.0);
@@ -1421,12 +1424,7 @@ mod tests {
              0.714: [CMS-concurrent-mark: 0.006/0.006 secs] [Times: user=0.00 sys=0.00, real=0.01 secs] \n\
              6.133: [GC[YG occupancy: 18921 K (153344 K)]6.133: [Rescan (parallel) , 0.0326430 secs]6.165: [weak refs processing, 0.0007520 secs] [1 CMS-remark: 45162K(878208K)] 64084K(1031552K), 0.0382190 secs] [Times: user=0.08 sys=0.00, real=0.04 secs] \n",
         );
-        let kinds: Vec<&str> = p
-            .cols
-            .kind
-            .iter()
-            .map(|&k| p.cols.kinds.values[k as usize - 1].as_str())
-            .collect();
+        let kinds = kinds(&p);
         assert_eq!(kinds, vec!["initial-mark", "concurrent-mark", "remark"]);
         assert_eq!(p.cols.gc_id, vec![0, 0, 0]);
         assert_eq!(p.cols.sizes[0][0], 109176 * 1024);
