@@ -1,7 +1,8 @@
 """One measurement in a fresh process; prints one JSON object on stdout. Started by bench/_measure.py.
 
     python bench/_child.py read PATH      plain read in 1 MB chunks (I/O baseline), timed in-process
-    python bench/_child.py parse PATH     jvmlab._native.parse_logs alone, timed in-process
+    python bench/_child.py parse PATH     jvmlab._native.parse_logs alone (the event table), timed in-process
+    python bench/_child.py stream PATH    jvmlab._native.summarize_logs alone (summary, no table), timed
     python bench/_child.py load PATH      jvmlab.gclog.load(PATH).events (end-to-end fallback, no CLI)
     python bench/_child.py startup        python start-up + import of jvmlab and polars (fixed cost)
 
@@ -47,6 +48,15 @@ def parse(path: str) -> dict[str, Any]:
     }
 
 
+def stream(path: str) -> dict[str, Any]:
+    from jvmlab import _native
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    raw = _native.summarize_logs([(path, None)])
+    timed_s, timed_cpu_s = time.perf_counter() - t0, time.process_time() - c0
+    return {"timed_s": timed_s, "timed_cpu_s": timed_cpu_s, "events": raw["events"]}
+
+
 def load(path: str) -> dict[str, Any]:
     import jvmlab
 
@@ -66,6 +76,7 @@ def startup() -> dict[str, Any]:
 MODES: dict[str, Callable[..., dict[str, Any]]] = {
     "read": read,
     "parse": parse,
+    "stream": stream,
     "load": load,
     "startup": startup,
 }

@@ -35,7 +35,8 @@ class Stage:
 
 
 READ = Stage("read", "read, 1 MB chunks", timed_in_child=True)
-PARSE = Stage("parse", "native parse only", timed_in_child=True)
+PARSE = Stage("parse", "native parse -> table", timed_in_child=True)
+STREAM = Stage("stream", "native parse -> summary", timed_in_child=True)
 STARTUP = Stage("startup", "start-up + imports", timed_in_child=False, needs_log=False)
 LOAD = Stage("load", "gclog.load().events", timed_in_child=False)
 E2E = Stage("e2e", "jvmlab gc summary --json", timed_in_child=False)

@@ -100,9 +100,9 @@ def plan(inputs: Sequence[Input], e2e: Stage, cli: bool) -> list[tuple[Input | N
     """One round: every stage on every input. The scaling input gets only what RSS growth needs."""
     steps: list[tuple[Input | None, Stage]] = [(None, _measure.STARTUP)]
     for inp in inputs:
-        stages = [_measure.READ, _measure.PARSE] + ([_measure.LOAD] if cli else []) + [e2e]
+        stages = [_measure.READ, _measure.PARSE, _measure.STREAM] + ([_measure.LOAD] if cli else []) + [e2e]
         if not inp.main:
-            stages = [_measure.PARSE, e2e]
+            stages = [_measure.PARSE, _measure.STREAM, e2e]
         steps.extend((inp, s) for s in stages)
     return steps
 
@@ -198,7 +198,7 @@ def report(opts: Options, inputs: Sequence[Input], rows: Sequence[_report.Row], 
     for log in opts.logs:
         big = next(i.size_bytes for i in inputs if i.log == log and i.main)
         small = next((i.size_bytes for i in inputs if i.log == log and not i.main), None)
-        for stage in ("parse", "e2e"):
+        for stage in ("parse", "stream", "e2e"):
             slope = _report.rss_slope(rows, log, small, big, stage) if small else None
             if slope:
                 reach = "never" if slope[1] == float("inf") else f"from about {slope[1]:,.0f} MB of log"

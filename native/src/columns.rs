@@ -3,6 +3,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::summary::Rows;
+
 /// FNV-1a: the maps of the hot path hold short keys (category strings, GC ids) where SipHash's
 /// DoS resistance buys nothing and costs a visible share of the parse.
 #[derive(Default)]
@@ -131,6 +133,10 @@ pub struct Columns {
     /// before/after/capacity for heap, young, old, metaspace: 12 columns.
     pub sizes: [Vec<i64>; 12],
     pub source: Vec<i32>,
+    /// Row number of the first row held: rows before it were handed to a streaming summary and dropped.
+    pub base: usize,
+    /// Changes asked for rows already dropped (none in real logs: a check on the rows kept back).
+    pub late_updates: u64,
     pub collectors: Interner,
     pub categories: Interner,
     pub kinds: Interner,
@@ -162,9 +168,18 @@ impl Columns {
         self.uptime_s.is_empty()
     }
 
-    /// Appends an event; returns its row index.
+    /// Where row number `row` is held, or None (counted) when it was dropped already.
+    pub fn slot(&mut self, row: usize) -> Option<usize> {
+        let slot = row.checked_sub(self.base);
+        if slot.is_none() {
+            self.late_updates += 1;
+        }
+        slot
+    }
+
+    /// Appends an event; returns its row number.
     pub fn push(&mut self, e: &Event, collector: &[u8], source: i32) -> usize {
-        let row = self.len();
+        let row = self.base + self.len();
         self.uptime_s.push(e.uptime_s);
         self.wall_ms.push(e.wall_ms);
         self.gc_id.push(e.gc_id);
@@ -193,6 +208,9 @@ impl Columns {
 
     /// Sets before/after/capacity of one space on an existing row (values that are `None` are left alone).
     pub fn set_space(&mut self, row: usize, space: Space, c: &crate::numbers::Change) {
+        let Some(row) = self.slot(row) else {
+            return;
+        };
         let base = space as usize * 3;
         for (k, v) in [c.before, c.after, c.capacity].into_iter().enumerate() {
             if let Some(v) = v {
@@ -201,22 +219,58 @@ impl Columns {
         }
     }
 
-    pub fn get_size(&self, row: usize, space: Space, k: usize) -> i64 {
-        self.sizes[space as usize * 3 + k][row]
-    }
-
     pub fn set_phase(&mut self, row: usize, phase: &[u8]) {
-        self.phase[row] = self.phases.code(phase);
-    }
-
-    pub fn set_kind(&mut self, row: usize, kind: &[u8]) {
-        self.kind[row] = self.kinds.code(kind);
+        if let Some(row) = self.slot(row) {
+            self.phase[row] = self.phases.code(phase);
+        }
     }
 
     pub fn phase_of(&self, row: usize) -> &str {
-        match self.phase[row] {
+        match row.checked_sub(self.base).map_or(0, |r| self.phase[r]) {
             0 => "",
             c => &self.phases.values[c as usize - 1],
         }
+    }
+
+    /// The first `n` rows held, as a batch for the summary.
+    pub fn head(&self, n: usize) -> Rows<'_> {
+        let s = &self.sizes;
+        Rows {
+            uptime_s: &self.uptime_s[..n],
+            gc_id: &self.gc_id[..n],
+            category: &self.category[..n],
+            kind: &self.kind[..n],
+            cause: &self.cause[..n],
+            pause_ms: &self.pause_ms[..n],
+            duration_ms: &self.duration_ms[..n],
+            ttsp_ms: &self.ttsp_ms[..n],
+            sizes: std::array::from_fn(|k| &s[k][..n]),
+            categories: &self.categories.values,
+            kinds: &self.kinds.values,
+            causes: &self.causes.values,
+        }
+    }
+
+    /// Drops the first `n` rows held (they were handed on); row numbers stay as they were.
+    pub fn drop_head(&mut self, n: usize) {
+        fn cut<T>(v: &mut Vec<T>, n: usize) {
+            v.drain(..n);
+        }
+        cut(&mut self.uptime_s, n);
+        cut(&mut self.wall_ms, n);
+        cut(&mut self.gc_id, n);
+        cut(&mut self.collector, n);
+        cut(&mut self.category, n);
+        cut(&mut self.kind, n);
+        cut(&mut self.phase, n);
+        cut(&mut self.cause, n);
+        cut(&mut self.pause_ms, n);
+        cut(&mut self.duration_ms, n);
+        cut(&mut self.ttsp_ms, n);
+        for col in self.sizes.iter_mut() {
+            cut(col, n);
+        }
+        cut(&mut self.source, n);
+        self.base += n;
     }
 }

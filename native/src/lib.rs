@@ -9,6 +9,7 @@ pub mod names;
 pub mod numbers;
 pub mod parser;
 pub mod source;
+pub mod summary;
 pub mod unified;
 
 #[cfg(feature = "python")]
@@ -25,7 +26,11 @@ pub struct Source {
 
 /// Parses the sources, in order, as one log. I/O errors name the file.
 pub fn parse_sources(sources: &[Source]) -> Result<Parser, String> {
-    let mut p = Parser::new();
+    parse_into(Parser::new(), sources)
+}
+
+/// Parses the sources, in order, into `p` (a streaming parser keeps only a summary).
+pub fn parse_into(mut p: Parser, sources: &[Source]) -> Result<Parser, String> {
     for (i, s) in sources.iter().enumerate() {
         p.source = i as i32;
         source::with_reader(&s.path, s.entry.as_deref(), |r| p.parse_reader(r)).map_err(|e| {

@@ -6,6 +6,7 @@ use crate::decorators;
 use crate::diagnostics::{Diagnostics, LineClass};
 use crate::legacy::LegacyState;
 use crate::numbers::Change;
+use crate::summary::Summary;
 
 /// What the log says about itself.
 #[derive(Debug, Default)]
@@ -55,8 +56,29 @@ impl Pending {
     }
 }
 
+/// A parse that keeps no table: rows go to a summary once they are final.
+pub struct Stream {
+    pub summary: Summary,
+    /// Rows kept back because a later line may still change them (details of a GC printed after it).
+    pub keep_rows: usize,
+    /// Rows handed on at a time.
+    pub batch_rows: usize,
+}
+
+impl Stream {
+    pub fn new(window: Option<(f64, f64)>) -> Self {
+        Stream {
+            summary: Summary::new(window),
+            keep_rows: 4096,
+            batch_rows: 16384,
+        }
+    }
+}
+
 pub struct Parser {
     pub cols: Columns,
+    /// Set for a streaming parse: the summary is made as rows go by and `cols` holds only recent rows.
+    pub stream: Option<Stream>,
     pub diag: Diagnostics,
     pub fmt: FormatInfo,
     pub source: i32,
@@ -91,6 +113,7 @@ impl Parser {
     pub fn new() -> Self {
         Parser {
             cols: Columns::default(),
+            stream: None,
             diag: Diagnostics::default(),
             fmt: FormatInfo::default(),
             source: 0,
@@ -341,12 +364,21 @@ impl Parser {
             }
         }
         let collector = self.collector();
-        self.cols.push(&e, collector.as_bytes(), self.source)
+        let row = self.cols.push(&e, collector.as_bytes(), self.source);
+        if let Some(stream) = &mut self.stream {
+            if self.cols.len() >= stream.keep_rows + stream.batch_rows {
+                let n = self.cols.len() - stream.keep_rows;
+                stream.summary.add(&self.cols.head(n));
+                self.cols.drop_head(n);
+            }
+        }
+        row
     }
 
     fn attach_pending(&mut self, row: usize) {
-        let gc_id = self.cols.gc_id[row];
-        let category = &self.cols.categories.values[self.cols.category[row] as usize - 1];
+        let slot = row - self.cols.base; // the row just pushed
+        let gc_id = self.cols.gc_id[slot];
+        let category = &self.cols.categories.values[self.cols.category[slot] as usize - 1];
         if gc_id == NULL_I64 || category.as_bytes() == crate::columns::CAT_SAFEPOINT {
             return;
         }
@@ -462,8 +494,12 @@ impl Parser {
                 }
             }
         }
+        if let Some(stream) = &mut self.stream {
+            stream.summary.add(&self.cols.head(self.cols.len()));
+            stream.summary.finish();
+        }
         if self.diag.lines_total > 0
-            && self.cols.is_empty()
+            && self.cols.base + self.cols.len() == 0
             && self.fmt.unified_lines + self.fmt.legacy_lines == 0
         {
             self.diag.warn("no GC log lines found".to_string());

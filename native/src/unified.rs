@@ -212,6 +212,9 @@ impl Parser {
         let Some(prev) = self.last_pause_row else {
             return;
         };
+        let (Some(prev), Some(row)) = (self.cols.slot(prev), self.cols.slot(row)) else {
+            return;
+        };
         let c = &self.cols;
         if c.gc_id[prev] != c.gc_id[row].wrapping_add(1) {
             return;
@@ -373,7 +376,9 @@ impl Parser {
         if body.starts_with(b"To-space exhausted") {
             let p = self.pending.entry(id).or_default();
             p.phase_suffix = Some(b" (To-space exhausted)");
-            if let Some(row) = p.row.filter(|&r| self.cols.gc_id[r] == id) {
+            let cols = &self.cols;
+            let same_gc = |r: usize| r >= cols.base && cols.gc_id[r - cols.base] == id;
+            if let Some(row) = p.row.filter(|&r| same_gc(r)) {
                 let mut phase = self.cols.phase_of(row).as_bytes().to_vec();
                 if !phase.ends_with(b"(To-space exhausted)") {
                     phase.extend_from_slice(b" (To-space exhausted)");

@@ -2,8 +2,9 @@
 
 import pytest
 from jvmlab.errors import UsageError
-from jvmlab.metrics.windows import RunWindow, events_in, narrow, run_window
+from jvmlab.metrics.windows import RunWindow, narrow, run_window
 from metrics_frames import frame, pause
+from reference.selection import events_in
 
 
 def test_window_starts_at_zero_when_the_log_shows_the_jvm_start():

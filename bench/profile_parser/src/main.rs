@@ -1,17 +1,28 @@
-//! Parses the GC logs named on the command line as jvmlab._native.parse_logs does (one call, one log),
-//! and prints events, bytes, seconds and MB/s. Usage: profile-parser LOG...
+//! Parses the GC logs named on the command line as jvmlab._native does (one call, one log), and prints
+//! events, bytes, seconds and MB/s. With `--summary`, parses as `summarize_logs` does (the summary made as
+//! rows go by, no table kept). Usage: profile-parser [--summary] LOG...
 use std::time::Instant;
 
-use _native::{parse_sources, Source};
+use _native::parser::{Parser, Stream};
+use _native::{parse_into, Source};
 
 fn main() {
-    let sources: Vec<Source> = std::env::args().skip(1).map(|path| Source { path, entry: None }).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let summary = args.first().is_some_and(|a| a == "--summary");
+    if summary {
+        args.remove(0);
+    }
+    let sources: Vec<Source> = args.into_iter().map(|path| Source { path, entry: None }).collect();
     if sources.is_empty() {
-        eprintln!("usage: profile-parser LOG...");
+        eprintln!("usage: profile-parser [--summary] LOG...");
         std::process::exit(2);
     }
+    let mut parser = Parser::new();
+    if summary {
+        parser.stream = Some(Stream::new(None));
+    }
     let t0 = Instant::now();
-    let parser = match parse_sources(&sources) {
+    let parser = match parse_into(parser, &sources) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
@@ -20,12 +31,15 @@ fn main() {
     };
     let secs = t0.elapsed().as_secs_f64();
     let bytes = parser.diag.bytes_read;
+    let events = parser.cols.base + parser.cols.len();
+    let pauses = parser.stream.as_ref().map_or(0, |s| s.summary.pauses.stat.count);
     println!(
-        "events={} bytes={} seconds={:.3} MB/s={:.1} lines_unknown={}",
-        parser.cols.uptime_s.len(),
+        "events={} bytes={} seconds={:.3} MB/s={:.1} lines_unknown={} summary_pauses={}",
+        events,
         bytes,
         secs,
         bytes as f64 / 1e6 / secs,
-        parser.diag.lines_unknown
+        parser.diag.lines_unknown,
+        pauses
     );
 }

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jvmlab.cli.inputs import load_labelled
+from jvmlab.cli.inputs import summarize_labelled
 from jvmlab.cli.output import print_renderables, print_text
 from jvmlab.errors import UsageError
-from jvmlab.metrics import summarize
 from jvmlab.report.compare import compare
 from jvmlab.report.compare_view import compare_view
 from jvmlab.report.json_export import compare_document, to_json
@@ -24,8 +23,7 @@ class CompareOptions:
 def run(options: CompareOptions) -> None:
     if len(options.logs) < 2:
         raise UsageError("compare needs at least two logs: jvmlab gc compare [label=]LOG_A [label=]LOG_B")
-    labels, logs = load_labelled(list(options.logs), strict=options.strict)
-    summaries = [summarize(log) for log in logs]
+    labels, summaries = summarize_labelled(list(options.logs), strict=options.strict)
     comparison = compare(summaries, labels)
     if options.json:
         print_text(to_json(compare_document(comparison, summaries)))

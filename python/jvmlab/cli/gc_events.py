@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 import jvmlab.gclog
 from jvmlab.errors import UsageError
-from jvmlab.report.events_export import events_bytes, write_events_file
 
 STDOUT = "-"
 
@@ -29,6 +28,8 @@ class EventsOptions:
 
 
 def run(options: EventsOptions) -> None:
+    from jvmlab.report.events_export import events_bytes, write_events_file  # polars
+
     fmt, path = options.target()
     events = jvmlab.gclog.load(list(options.logs), strict=options.strict).events
     if path != STDOUT:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jvmlab.cli.inputs import load_logs
+import jvmlab.gclog
 from jvmlab.cli.output import print_renderables, print_text
-from jvmlab.metrics import GcSummary, summarize
+from jvmlab.metrics import GcSummary
 from jvmlab.report.json_export import summary_document, to_json
 from jvmlab.report.summary_view import summary_view
 from jvmlab.report.text import summary_renderable
@@ -26,8 +26,8 @@ class SummaryOptions:
 
 
 def summaries(options: SummaryOptions) -> list[GcSummary]:
-    logs = load_logs(list(options.logs), strict=options.strict)
-    return [summarize(log, window=options.window) for log in logs]
+    """One summary per input, made while parsing (no event table: memory does not grow with the log)."""
+    return jvmlab.gclog.summarize_many(list(options.logs), strict=options.strict, window=options.window)
 
 
 def run(options: SummaryOptions) -> None:

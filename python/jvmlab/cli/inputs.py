@@ -6,7 +6,7 @@ from pathlib import Path
 
 import jvmlab.gclog
 from jvmlab.errors import UsageError
-from jvmlab.gclog import GcLog
+from jvmlab.metrics.summary import GcSummary
 
 
 def split_label(arg: str) -> tuple[str | None, str]:
@@ -36,12 +36,8 @@ def labelled(args: list[str]) -> tuple[list[str], list[str]]:
     return labels, paths
 
 
-def load_logs(paths: list[str], *, strict: bool) -> list[GcLog]:
-    """One log per input; files of one rotated set make one log."""
-    return jvmlab.gclog.load_many(paths, strict=strict)
-
-
-def load_labelled(args: list[str], *, strict: bool) -> tuple[list[str], list[GcLog]]:
-    """(labels, logs): one log per argument (a file, a directory, a zip archive or a rotated set)."""
+def summarize_labelled(args: list[str], *, strict: bool) -> tuple[list[str], list[GcSummary]]:
+    """(labels, summaries): one log per argument (a file, a directory, a zip archive or a rotated set),
+    summarized while parsing."""
     labels, paths = labelled(args)
-    return labels, [jvmlab.gclog.load(path, strict=strict) for path in paths]
+    return labels, [jvmlab.gclog.summarize(path, strict=strict) for path in paths]

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jvmlab.gclog.log import GcLog, parse
 from jvmlab.gclog.sources import Source, resolve
 
-__all__ = ["GcLog", "Source", "load", "load_many"]
+__all__ = ["GcLog", "Source", "load", "load_many", "summarize", "summarize_many"]
+
+if TYPE_CHECKING:
+    from jvmlab.metrics.summary import GcSummary, Window
 
 
 def load_many(paths: Iterable[str | Path], *, strict: bool = False) -> list[GcLog]:
@@ -16,11 +20,37 @@ def load_many(paths: Iterable[str | Path], *, strict: bool = False) -> list[GcLo
     return [parse(group, strict=strict) for group in resolve([str(p) for p in paths])]
 
 
-def load(path_or_paths: str | Path | Iterable[str | Path], *, strict: bool = False) -> GcLog:
-    """Loads one GC log: a file (plain, .gz), a zip archive, a directory or the files of a rotated set."""
+def one_log(path_or_paths: str | Path | Iterable[str | Path]) -> list[Source]:
+    """The sources of one log: a file (plain, .gz), a zip archive, a directory or the files of a rotated set.
+    Several unrelated files given as one log are read in the order given."""
     paths = [path_or_paths] if isinstance(path_or_paths, str | Path) else list(path_or_paths)
     groups = resolve([str(p) for p in paths])
-    if len(groups) == 1:
-        return parse(groups[0], strict=strict)
-    # Several unrelated files given as one log: parse them in the order given.
-    return parse([s for g in groups for s in g], strict=strict)
+    return groups[0] if len(groups) == 1 else [s for g in groups for s in g]
+
+
+def load(path_or_paths: str | Path | Iterable[str | Path], *, strict: bool = False) -> GcLog:
+    """Loads one GC log (see `one_log`) into its event table."""
+    return parse(one_log(path_or_paths), strict=strict)
+
+
+def summarize(
+    path_or_paths: str | Path | Iterable[str | Path],
+    *,
+    strict: bool = False,
+    window: Window | None = None,
+    label: str = "",
+) -> GcSummary:
+    """The summary of one GC log (see `one_log`), made while parsing: no event table is kept, so memory
+    does not grow with the log. Same figures as `load(...).summary()`."""
+    from jvmlab.metrics.summary import summarize_sources
+
+    return summarize_sources(one_log(path_or_paths), window=window, strict=strict, label=label)
+
+
+def summarize_many(
+    paths: Iterable[str | Path], *, strict: bool = False, window: Window | None = None
+) -> list[GcSummary]:
+    """One summary per input, made while parsing; files of one rotated set make one log."""
+    from jvmlab.metrics.summary import summarize_sources
+
+    return [summarize_sources(g, window=window, strict=strict) for g in resolve([str(p) for p in paths])]

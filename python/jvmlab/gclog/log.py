@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
-import polars as pl
 
 from jvmlab import _native
 from jvmlab.errors import InputError, StrictModeError
@@ -14,17 +12,9 @@ from jvmlab.gclog import sniff
 from jvmlab.gclog.sources import Source
 
 if TYPE_CHECKING:
-    from jvmlab.metrics.summary import GcSummary
+    import polars as pl
 
-_NULL_I64 = np.iinfo(np.int64).min
-CATEGORICAL = ("collector", "category", "kind", "phase", "cause")
-COLUMN_ORDER = (
-    "uptime_s", "wall_time", "gc_id", "collector", "category", "kind", "phase", "cause", "pause_ms",
-    "duration_ms", "ttsp_ms", "heap_before_bytes", "heap_after_bytes", "heap_capacity_bytes",
-    "young_before_bytes", "young_after_bytes", "young_capacity_bytes", "old_before_bytes",
-    "old_after_bytes", "old_capacity_bytes", "metaspace_before_bytes", "metaspace_after_bytes",
-    "metaspace_capacity_bytes", "source",
-)  # fmt: skip
+    from jvmlab.metrics.summary import GcSummary
 
 
 @dataclass(frozen=True)
@@ -48,82 +38,26 @@ class GcLog:
         return summarize(self, **kwargs)
 
 
-def _categorical(codes: np.ndarray, values: list[str]) -> pl.Series:
-    """Code 0 is null; code k is values[k - 1]. Gathers from the k + 1 categories, so no string is built per
-    row: the result's only copy is its u32 category ids."""
-    lookup = pl.Series([None, *values], dtype=pl.String).cast(pl.Categorical)
-    return lookup.gather(pl.Series(codes, dtype=pl.UInt32))
+NativeCall = Callable[[list[tuple[str, str | None]]], dict[str, Any]]
 
 
-def _nulls(name: str, arr: np.ndarray) -> tuple[np.ndarray, pl.DataType] | None:
-    """(null mask, polars type) of a column with nulls in the native encoding; None for one without."""
-    if name in CATEGORICAL:
-        return arr == 0, pl.Categorical()
-    if name == "wall_ms":
-        return arr == _NULL_I64, pl.Datetime("ms", "UTC")
-    if arr.dtype == np.float64:
-        return np.isnan(arr), pl.Float64()
-    if arr.dtype == np.int64:
-        return arr == _NULL_I64, pl.Int64()
-    return None
-
-
-def _column(name: str, arr: np.ndarray, categories: dict[str, list[str]]) -> pl.Series:
-    """One column with at least one value. Values are shared with `arr` where polars allows (no nulls, or
-    floats); otherwise the copy that setting nulls makes is the only one."""
-    nullable = _nulls(name, arr)
-    if nullable is None:
-        return pl.Series(name, arr)
-    nulls, dtype = nullable
-    if name in CATEGORICAL:
-        return _categorical(arr, categories[name]).alias(name)
-    if dtype == pl.Float64:
-        return pl.Series(name, arr, nan_to_null=True)  # shares arr's values, adds a validity mask
-    series = pl.Series(name, arr)
-    return (series.set(pl.Series(nulls), None) if nulls.any() else series).cast(dtype)
-
-
-def _without_values(cols: dict[str, np.ndarray]) -> dict[str, pl.DataType]:
-    """The columns that are null in every row, with their polars types."""
-    empty = {}
-    for name, arr in cols.items():
-        nullable = _nulls(name, arr)
-        if nullable is not None and len(arr) and nullable[0].all():
-            empty[name] = nullable[1]
-    return empty
-
-
-def to_frame(raw: dict[str, Any]) -> pl.DataFrame:
-    """Builds the polars event table from the native module's columns.
-
-    Consumes `raw["columns"]`: each array is dropped as soon as its Series exists, so the native arrays and
-    the copies some conversions make never coexist in full. Columns without a value are dropped first and
-    become null Series whose buffers are never written (no resident memory): that makes room for polars'
-    own start-up (about 20 MB) and the copies. Categoricals go last, for the same reason.
-    """
-    cols, cats = raw["columns"], raw["categories"]
-    rows = len(next(iter(cols.values()), ()))
-    empty = _without_values(cols)
-    for name in empty:
-        del cols[name]
-    data = {name: pl.Series(name, dtype=dtype).clear(rows) for name, dtype in empty.items()}
-    for name in sorted(cols, key=lambda name: name in CATEGORICAL):
-        data[name] = _column(name, cols.pop(name), cats)
-    data["wall_time"] = data.pop("wall_ms")
-    return pl.DataFrame([data.pop(c).alias(c) for c in COLUMN_ORDER])
-
-
-def parse(sources: list[Source], *, strict: bool = False, label: str = "") -> GcLog:
-    """Parses one log (a file or a rotated set) into a GcLog."""
+def _native_run(sources: list[Source], call: NativeCall) -> dict[str, Any]:
+    """Runs a native parse of `sources` (each checked to look like a text log); I/O errors name the file."""
     for src in sources:
         sniff.check(src)
     try:
-        raw = _native.parse_logs([(s.path, s.entry) for s in sources])
+        return call([(s.path, s.entry) for s in sources])
     except OSError as e:
         raise InputError(str(sources[0]), str(e).split(": ", 1)[-1]) from None
-    diag, fmt = raw["diagnostics"], raw["format"]
-    name = str(sources[0]) if len(sources) == 1 else f"{sources[0]} (+{len(sources) - 1} rotated)"
-    if fmt["generation"] == "unknown" and len(raw["columns"]["uptime_s"]) == 0:
+
+
+def _log_name(sources: list[Source]) -> str:
+    return str(sources[0]) if len(sources) == 1 else f"{sources[0]} (+{len(sources) - 1} rotated)"
+
+
+def _check(name: str, events: int, diag: dict[str, Any], fmt: dict[str, Any], *, strict: bool) -> None:
+    """A log without GC lines, or (`strict`) with unknown lines, is an input error."""
+    if fmt["generation"] == "unknown" and events == 0:
         raise InputError(
             name,
             "no GC log lines found (expected JDK 9+ -Xlog:gc output or JDK 8 -XX:+PrintGCDetails output)",
@@ -131,4 +65,26 @@ def parse(sources: list[Source], *, strict: bool = False, label: str = "") -> Gc
     if strict and diag["lines_unknown"]:
         sample = diag["unknown_samples"][0] if diag["unknown_samples"] else ""
         raise StrictModeError(f"{name}: {diag['lines_unknown']} unknown lines (--strict), first: {sample!r}")
+
+
+def parse(sources: list[Source], *, strict: bool = False, label: str = "") -> GcLog:
+    """Parses one log (a file or a rotated set) into a GcLog."""
+    raw = _native_run(sources, _native.parse_logs)
+    diag, fmt = raw["diagnostics"], raw["format"]
+    name = _log_name(sources)
+    _check(name, len(raw["columns"]["uptime_s"]), diag, fmt, strict=strict)
+    from jvmlab.gclog.frame import to_frame  # polars: only for the event table
+
     return GcLog(tuple(sources), to_frame(raw), diag, fmt, label=label or name)
+
+
+def stream_summary(
+    sources: list[Source], *, window: tuple[float, float] | None, strict: bool = False, label: str = ""
+) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """(name, native summary, diagnostics, format) of one log, summarized while parsing (no event table);
+    `window` keeps the rows that start within it."""
+    raw = _native_run(sources, lambda s: _native.summarize_logs(s, window))
+    diag, fmt = raw["diagnostics"], raw["format"]
+    name = _log_name(sources)
+    _check(name, raw["events"], diag, fmt, strict=strict)
+    return label or name, raw["summary"], diag, fmt

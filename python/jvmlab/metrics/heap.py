@@ -12,21 +12,18 @@ Young-only collections are never used: their heap after still holds old-generati
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict
 
-from jvmlab.metrics.selection import Events, EventSets
+from jvmlab.metrics.native import NativeSummary
 
-CYCLE_END_KINDS = ("zgc-collection", "zgc-major", "concurrent-cleanup", "cleanup")
-LIVE_SET_SOURCES = (
-    ("full GCs", ("full",)),
-    ("mixed GCs", ("mixed",)),
-    ("concurrent cycle ends", CYCLE_END_KINDS),
-)
+# In the order of the native summary's `heap_after` list (native/src/summary.rs, HEAP_AFTER_GROUPS).
+LIVE_SET_SOURCES = ("full GCs", "mixed GCs", "concurrent cycle ends")
 
 
 class SizeStats(BaseModel):
-    """Heap after a set of collections, in bytes."""
+    """Heap after a set of collections, in bytes; `last_bytes` is the last in time order."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -50,42 +47,10 @@ class HeapFigures(BaseModel):
     metaspace_capacity_max_bytes: int | None
 
 
-def heap_after(events: Events, kinds: tuple[str, ...]) -> SizeStats:
-    """Heap after the rows of the given kinds (any category), in time order."""
-    sets = EventSets.of(events)
-    rows = sets.rows(sets.gc_rows_of_kinds(kinds), "uptime_s", "heap_after_bytes").drop_nulls(
-        "heap_after_bytes"
-    )
-    values = (
-        rows.sort("uptime_s", nulls_last=True, maintain_order=True).get_column("heap_after_bytes").to_numpy()
-    )
-    if len(values) == 0:
-        return SizeStats(count=0, mean_bytes=None, max_bytes=None, last_bytes=None)
-    values = values.astype(np.int64)
-    return SizeStats(
-        count=len(values),
-        mean_bytes=float(values.mean()),
-        max_bytes=int(values.max()),
-        last_bytes=int(values[-1]),
-    )
-
-
-def live_set(stats: dict[str, SizeStats]) -> tuple[float | None, str | None]:
-    """(estimate bytes, source) from the first source of LIVE_SET_SOURCES with data."""
-    for source, _ in LIVE_SET_SOURCES:
-        if stats[source].count:
-            return stats[source].mean_bytes, source
-    return None, None
-
-
-MAXIMA = (
-    "heap_before_bytes",
-    "heap_after_bytes",
-    "heap_capacity_bytes",
-    "metaspace_before_bytes",
-    "metaspace_after_bytes",
-    "metaspace_capacity_bytes",
-)
+def size_stats(part: dict[str, Any]) -> SizeStats:
+    count = part["count"]
+    mean = part["sum"] / count if count else None
+    return SizeStats(count=count, mean_bytes=mean, max_bytes=part["max"], last_bytes=part["last"])
 
 
 def _larger(*values: int | None) -> int | None:
@@ -93,18 +58,17 @@ def _larger(*values: int | None) -> int | None:
     return max(present) if present else None
 
 
-def heap_figures(events: Events) -> HeapFigures:
-    sets = EventSets.of(events)
-    top = sets.maxima(sets.gc_rows, MAXIMA)
-    stats = {source: heap_after(sets, kinds) for source, kinds in LIVE_SET_SOURCES}
-    estimate, source = live_set(stats)
+def heap_figures(native: NativeSummary) -> HeapFigures:
+    top = native["maxima"]
+    stats = dict(zip(LIVE_SET_SOURCES, (size_stats(p) for p in native["heap_after"]), strict=True))
+    source = next((name for name, s in stats.items() if s.count), None)
     return HeapFigures(
         heap_used_max_bytes=_larger(top["heap_before_bytes"], top["heap_after_bytes"]),
         heap_capacity_max_bytes=top["heap_capacity_bytes"],
         after_full_gc=stats["full GCs"],
         after_mixed_gc=stats["mixed GCs"],
         after_concurrent_cycle=stats["concurrent cycle ends"],
-        live_set_estimate_bytes=estimate,
+        live_set_estimate_bytes=None if source is None else stats[source].mean_bytes,
         live_set_source=source,
         metaspace_used_max_bytes=_larger(top["metaspace_before_bytes"], top["metaspace_after_bytes"]),
         metaspace_capacity_max_bytes=top["metaspace_capacity_bytes"],

@@ -43,3 +43,9 @@ def gc_id_notes(fmt: Mapping[str, Any], event_count: int) -> list[str]:
 
 def summary_notes(fmt: Mapping[str, Any], window: RunWindow, event_count: int) -> list[str]:
     return window_notes(fmt, window) + gc_id_notes(fmt, event_count)
+
+
+ROUNDED_PERCENTILES = (
+    "the log has over a million distinct pause durations: pause percentiles are rounded to 5 significant "
+    "digits (count, total, mean and max are exact)"
+)

@@ -4,10 +4,9 @@ inside a safepoint, so safepoint time includes GC pause time and adding the two 
 
 from __future__ import annotations
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from jvmlab.metrics.selection import SAFEPOINT, Events, EventSets
+from jvmlab.metrics.native import NativeSummary
 from jvmlab.metrics.windows import RunWindow
 
 
@@ -24,23 +23,18 @@ class SafepointStats(BaseModel):
     time_percent: float | None
 
 
-def _sum_max(values: np.ndarray) -> tuple[float | None, float | None]:
-    return (float(values.sum()), float(values.max())) if len(values) else (None, None)
-
-
-def safepoint_stats(events: Events, window: RunWindow) -> SafepointStats:
+def safepoint_stats(native: NativeSummary, window: RunWindow) -> SafepointStats:
     """Count, total and max safepoint time; TTSP where the log prints it; time as % of the run window."""
-    sets = EventSets.of(events)
-    rows = sets.rows(sets.of_category(SAFEPOINT), "duration_ms", "ttsp_ms")
-    total, longest = _sum_max(rows.get_column("duration_ms").drop_nulls().to_numpy().astype(np.float64))
-    ttsp_total, ttsp_max = _sum_max(rows.get_column("ttsp_ms").drop_nulls().to_numpy().astype(np.float64))
+    s = native["safepoints"]
+    time, ttsp = s["time"], s["ttsp"]
+    total = time["total"] if time["count"] else None
     duration = window.duration_s
     percent = None if duration is None or total is None else total / (duration * 1000.0) * 100.0
     return SafepointStats(
-        count=rows.height,
+        count=s["count"],
         total_ms=total or 0.0,
-        max_ms=longest,
-        ttsp_total_ms=ttsp_total,
-        ttsp_max_ms=ttsp_max,
+        max_ms=time["max"],
+        ttsp_total_ms=ttsp["total"] if ttsp["count"] else None,
+        ttsp_max_ms=ttsp["max"],
         time_percent=percent,
     )

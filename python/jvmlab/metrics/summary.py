@@ -1,39 +1,37 @@
-"""`summarize(log)`: every figure of `jvmlab gc summary` as one immutable record (docs/metrics.md)."""
+"""`summarize(log)`: every figure of `jvmlab gc summary` as one immutable record (docs/metrics.md).
+
+The figures come from the native summary (native/src/summary.rs), made in one pass over the rows: while
+parsing, with no event table kept (`summarize_sources`, what the CLI uses: memory does not grow with the log),
+or over the event table of a loaded log (`summarize`). Both give the same figures.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import polars as pl
 from pydantic import BaseModel, ConfigDict
 
+from jvmlab import _native
 from jvmlab.metrics import notes as notes_
 from jvmlab.metrics.allocation import AllocationFigures, allocation_figures
-from jvmlab.metrics.causes import full_gc_causes
 from jvmlab.metrics.concurrent import CycleStats, cycle_stats
 from jvmlab.metrics.heap import HeapFigures, heap_figures
-from jvmlab.metrics.pauses import (
-    PERCENTILE_METHOD,
-    gc_overhead_percent,
-    pause_stats,
-    pause_time_per_minute,
-)
+from jvmlab.metrics.native import CODE_COLUMNS, FLOAT_COLUMNS, INT_COLUMNS, NativeSummary, bounds
+from jvmlab.metrics.pauses import PERCENTILE_METHOD, gc_overhead_percent, pause_stats, pause_time_per_minute
 from jvmlab.metrics.rates import GcRate, gc_interval_mean_s, gc_rates
 from jvmlab.metrics.safepoints import SafepointStats, safepoint_stats
-from jvmlab.metrics.selection import Events, EventSets
-from jvmlab.metrics.windows import RunWindow, narrow, run_window, within
+from jvmlab.metrics.windows import RunWindow, narrow, run_window
 
 if TYPE_CHECKING:
+    import numpy as np
+    import polars as pl
+
     from jvmlab.gclog import GcLog
+    from jvmlab.gclog.sources import Source
+
+Window = tuple[float | None, float | None]
 
 SUMMARY_FORMAT_VERSION = 1
-# The columns any figure reads: the summary never touches the others.
-SUMMARY_COLUMNS = (
-    "uptime_s", "gc_id", "category", "kind", "cause", "pause_ms", "duration_ms", "ttsp_ms",
-    "heap_before_bytes", "heap_after_bytes", "heap_capacity_bytes", "young_before_bytes", "young_after_bytes",
-    "old_before_bytes", "old_after_bytes", "metaspace_before_bytes", "metaspace_after_bytes",
-    "metaspace_capacity_bytes",
-)  # fmt: skip
 
 
 class LogFormat(BaseModel):
@@ -81,15 +79,6 @@ class GcSummary(BaseModel):
     diagnostics: dict[str, Any]
 
 
-def counts_by_kind(events: Events) -> dict[str, int]:
-    """Rows per kind (all categories), most frequent first. Counted kind by kind with a comparison each (a
-    bit mask): a group-by would set up hash tables as large as the table."""
-    sets = EventSets.of(events)
-    kinds = sets.column(sets.all_rows, "kind")
-    counts = [(k, int((kinds == k).sum())) for k in kinds.unique().drop_nulls().cast(pl.String)]
-    return dict(sorted(counts, key=lambda row: (-row[1], row[0])))
-
-
 def log_format(fmt: dict[str, Any]) -> LogFormat:
     return LogFormat(
         generation=fmt.get("generation") or "unknown",
@@ -100,27 +89,34 @@ def log_format(fmt: dict[str, Any]) -> LogFormat:
     )
 
 
-def window_of(log: GcLog, window: tuple[float | None, float | None] | None) -> RunWindow:
-    whole = run_window(log.format)
+def window_of(fmt: dict[str, Any], window: Window | None) -> RunWindow:
+    whole = run_window(fmt)
     return whole if window is None else narrow(whole, *window)
 
 
-def summarize(log: GcLog, *, window: tuple[float | None, float | None] | None = None) -> GcSummary:
-    """Every summary figure of `log`; `window` = (start_s, end_s) narrows the run window (None: no bound).
-
-    One `EventSets` over the columns the figures read is shared by every metric, so each row selection and the
-    GC ids' first starts are computed once; a narrowed window is a row mask, not a copy of the table."""
-    run = window_of(log, window)
-    events = EventSets(log.events.select(SUMMARY_COLUMNS), within(run))
-    pauses = pause_stats(events)
-    per_minute = pause_time_per_minute(events, run)
+def summary_of(
+    native: NativeSummary,
+    *,
+    name: str,
+    fmt: dict[str, Any],
+    diagnostics: dict[str, Any],
+    window: Window | None = None,
+) -> GcSummary:
+    """The summary record from the native summary's parts, for a log with format `fmt`; `window` =
+    (start_s, end_s) is the narrowed window the rows were kept by."""
+    run = window_of(fmt, window)
+    pauses = pause_stats(native)
+    per_minute = pause_time_per_minute(native, run)
+    notes = notes_.summary_notes(fmt, run, native["rows"])
+    if native["pauses"]["rounded"]:
+        notes.append(notes_.ROUNDED_PERCENTILES)
     return GcSummary(
-        name=log.name,
-        format=log_format(log.format),
+        name=name,
+        format=log_format(fmt),
         window=run,
-        gc_count=events.gc_starts.count,
-        gc_ids=str(log.format.get("gc_ids") or "none"),
-        counts_by_kind=counts_by_kind(events),
+        gc_count=native["gcs"]["count"],
+        gc_ids=str(fmt.get("gc_ids") or "none"),
+        counts_by_kind=dict(native["kinds"]),
         pause_count=pauses.count,
         pause_total_ms=pauses.total_ms,
         pause_mean_ms=pauses.mean_ms,
@@ -129,16 +125,58 @@ def summarize(log: GcLog, *, window: tuple[float | None, float | None] | None = 
         pause_p95_ms=pauses.p95_ms,
         pause_p99_ms=pauses.p99_ms,
         pause_max_ms=pauses.max_ms,
-        rates=gc_rates(events, run),
+        rates=gc_rates(native, run),
         pause_time_per_min_mean_ms=per_minute.mean_ms,
         pause_time_per_min_peak_ms=per_minute.peak_ms,
         gc_overhead_percent=gc_overhead_percent(pauses.total_ms, run),
-        gc_interval_mean_s=gc_interval_mean_s(events),
-        allocation=allocation_figures(events),
-        heap=heap_figures(events),
-        full_gc_causes=full_gc_causes(events),
-        concurrent_cycles=cycle_stats(events),
-        safepoints=safepoint_stats(events, run),
-        notes=notes_.summary_notes(log.format, run, events.height),
-        diagnostics=dict(log.diagnostics),
+        gc_interval_mean_s=gc_interval_mean_s(native),
+        allocation=allocation_figures(native),
+        heap=heap_figures(native),
+        full_gc_causes=dict(native["full_gc_causes"]),
+        concurrent_cycles=cycle_stats(native),
+        safepoints=safepoint_stats(native, run),
+        notes=notes,
+        diagnostics=dict(diagnostics),
     )
+
+
+def native_columns(events: pl.DataFrame) -> tuple[dict[str, np.ndarray], dict[str, list[str]]]:
+    """The columns the native summary reads, in the parser's encoding (NaN and i64::MIN for null,
+    categorical codes counting from 1 into a list of values)."""
+    import numpy as np
+    import polars as pl
+
+    columns: dict[str, np.ndarray] = {}
+    categories: dict[str, list[str]] = {}
+    for name in FLOAT_COLUMNS:
+        columns[name] = events.get_column(name).cast(pl.Float64).fill_null(np.nan).to_numpy()
+    for name in INT_COLUMNS:
+        columns[name] = events.get_column(name).cast(pl.Int64).fill_null(np.iinfo(np.int64).min).to_numpy()
+    for name in CODE_COLUMNS:
+        strings = events.get_column(name).cast(pl.String)
+        values = strings.drop_nulls().unique(maintain_order=True).to_list()
+        codes = strings.cast(pl.Enum(values)).to_physical().cast(pl.UInt32) + 1
+        columns[name], categories[name] = codes.fill_null(0).to_numpy(), values
+    return columns, categories
+
+
+def summarize(log: GcLog, *, window: Window | None = None) -> GcSummary:
+    """Every summary figure of a loaded log; `window` = (start_s, end_s) keeps the events that start inside
+    it (None: no bound) and narrows the run window to it."""
+    window_of(log.format, window)  # a window outside the log is a usage error before any work
+    columns, categories = native_columns(log.events)
+    native = _native.summarize_table(columns, categories, bounds(*window) if window else None)
+    return summary_of(native, name=log.name, fmt=log.format, diagnostics=log.diagnostics, window=window)
+
+
+def summarize_sources(
+    sources: list[Source], *, window: Window | None = None, strict: bool = False, label: str = ""
+) -> GcSummary:
+    """The summary of one log (a file or a rotated set) made while parsing it, with no event table kept:
+    memory does not grow with the size of the log."""
+    from jvmlab.gclog.log import stream_summary
+
+    name, native, diagnostics, fmt = stream_summary(
+        sources, window=bounds(*window) if window else None, strict=strict, label=label
+    )
+    return summary_of(native, name=name, fmt=fmt, diagnostics=diagnostics, window=window)

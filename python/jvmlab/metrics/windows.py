@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import polars as pl
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from jvmlab.errors import UsageError
@@ -74,16 +73,3 @@ def narrow(window: RunWindow, start_s: float | None, end_s: float | None) -> Run
     return RunWindow(
         start_s=start, end_s=end, from_jvm_start=window.from_jvm_start and start == 0.0, narrowed=True
     )
-
-
-def within(window: RunWindow) -> pl.Expr | None:
-    """Rows that start inside a narrowed window (a null start is outside); None for the whole log."""
-    if not window.narrowed:
-        return None
-    return pl.col("uptime_s").is_between(window.start_s, window.end_s, closed="both")
-
-
-def events_in(events: pl.DataFrame, window: RunWindow) -> pl.DataFrame:
-    """Events that start inside a narrowed window; all events when the window is the whole log."""
-    predicate = within(window)
-    return events if predicate is None else events.filter(predicate)

@@ -4,18 +4,18 @@ narrowed-window mask give exactly the figures of the plain definitions (sort, th
 import numpy as np
 import polars as pl
 import pytest
-from jvmlab.metrics import allocation, pauses, rates, selection
-from jvmlab.metrics.allocation import allocation_figures
-from jvmlab.metrics.causes import full_gc_causes
-from jvmlab.metrics.concurrent import cycle_stats
-from jvmlab.metrics.heap import heap_figures
-from jvmlab.metrics.pauses import pause_stats, pause_time_per_minute
-from jvmlab.metrics.rates import gc_interval_mean_s, gc_rates, sliding_max
-from jvmlab.metrics.safepoints import safepoint_stats
-from jvmlab.metrics.selection import EventSets, first_starts, gc_first_starts
-from jvmlab.metrics.summary import counts_by_kind
-from jvmlab.metrics.windows import RunWindow, events_in, narrow, within
+from jvmlab.metrics.windows import RunWindow, narrow
 from metrics_frames import concurrent, cycle, frame, pause, safepoint
+from reference import allocation, pauses, rates, selection
+from reference.allocation import allocation_figures
+from reference.causes import full_gc_causes
+from reference.concurrent import cycle_stats
+from reference.heap import heap_figures
+from reference.pauses import pause_stats, pause_time_per_minute
+from reference.rates import gc_interval_mean_s, gc_rates, sliding_max
+from reference.safepoints import safepoint_stats
+from reference.selection import EventSets, events_in, first_starts, gc_first_starts, within
+from reference.summary import counts_by_kind
 
 MIB = 1024 * 1024
 WHOLE = RunWindow(start_s=0.0, end_s=400.0, from_jvm_start=True)

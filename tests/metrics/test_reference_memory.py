@@ -1,9 +1,9 @@
 """Allocation and promotion rates, live set, heap and metaspace peaks."""
 
 import pytest
-from jvmlab.metrics.allocation import PROMOTION_FROM_HEAP, PROMOTION_FROM_OLD, allocation_figures
-from jvmlab.metrics.heap import heap_figures
 from metrics_frames import concurrent, cycle, frame, pause
+from reference.allocation import PROMOTION_FROM_HEAP, PROMOTION_FROM_OLD, allocation_figures
+from reference.heap import heap_figures
 
 MIB = 1024 * 1024
 

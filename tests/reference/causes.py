@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 import polars as pl
 
-from jvmlab.metrics.selection import Events, EventSets
+from reference.selection import Events, EventSets
 
 NO_CAUSE = "(not printed)"
 

@@ -14,6 +14,7 @@ from typing import TypeAlias
 
 import numpy as np
 import polars as pl
+from jvmlab.metrics.windows import RunWindow
 
 PAUSE = "pause"
 CONCURRENT = "concurrent"
@@ -236,3 +237,16 @@ def gc_first_starts(events: Events) -> pl.DataFrame:
             pl.Series("start_s", starts[order], dtype=pl.Float64, nan_to_null=True),
         ]
     )
+
+
+def within(window: RunWindow) -> pl.Expr | None:
+    """Rows that start inside a narrowed window (a null start is outside); None for the whole log."""
+    if not window.narrowed:
+        return None
+    return pl.col("uptime_s").is_between(window.start_s, window.end_s, closed="both")
+
+
+def events_in(events: pl.DataFrame, window: RunWindow) -> pl.DataFrame:
+    """Events that start inside a narrowed window; all events when the window is the whole log."""
+    predicate = within(window)
+    return events if predicate is None else events.filter(predicate)

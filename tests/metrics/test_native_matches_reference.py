@@ -1,0 +1,109 @@
+"""The native summary (one pass, as rows go by) gives the figures of the reference implementation (whole
+table, sorted copies): on every shared log, streamed in small batches and from the loaded table, and on
+random tables with every category, missing values, ties, disorder and sparse GC ids."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import jvmlab.gclog
+import pytest
+from jvmlab import _native
+from jvmlab.errors import JvmLabError
+from jvmlab.gclog.sources import resolve
+from jvmlab.metrics import summarize
+from jvmlab.metrics.summary import summary_of
+from metrics_frames import log_of
+from test_reference_selection import random_events
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from corpus import corpus  # noqa: E402
+from reference.summary import summarize_reference  # noqa: E402
+
+LOGS = [e for e in corpus() if e.format != "openj9-xml"]
+# Figures that follow time order across the whole log. Where the JVM's clock restarts (a restarted JVM
+# appending to the same file), the native summary keeps them within each run of the clock, while the
+# reference sorts all rows together (mixing the runs): there they legitimately differ.
+ACROSS_RUNS = (
+    "rates.young.peak_per_min", "rates.mixed.peak_per_min", "rates.full.peak_per_min",
+    "rates.all.peak_per_min", "pause_time_per_min_peak_ms", "gc_interval_mean_s",
+    "allocation.allocated_bytes", "allocation.allocation_rate_mib_per_s", "allocation.allocation_span_s",
+    "allocation.promoted_bytes", "allocation.promotion_rate_mib_per_s", "allocation.promotion_span_s",
+)  # fmt: skip
+
+
+def flat(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            out |= flat(v, f"{prefix}{k}.")
+        return out
+    return {prefix.rstrip("."): value}
+
+
+def differences(native: Any, reference: Any, *, skip: tuple[str, ...] = ()) -> list[str]:
+    """Figures that differ; floats may differ by rounding (the order of additions)."""
+    a, b = flat(native.model_dump()), flat(reference.model_dump())
+    assert a.keys() == b.keys()
+    out = []
+    for key in a:
+        if key in skip:
+            continue
+        x, y = a[key], b[key]
+        if isinstance(x, float) and isinstance(y, float):
+            if not math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-9):
+                out.append(f"{key}: native {x!r}, reference {y!r}")
+        elif x != y:
+            out.append(f"{key}: native {x!r}, reference {y!r}")
+    return out
+
+
+def streamed(path: Path, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+    """(GcSummary, raw native result) of a log summarized while parsing."""
+    sources = [s for group in resolve([str(path)]) for s in group]
+    raw = _native.summarize_logs([(s.path, s.entry) for s in sources], **kwargs)
+    name = str(sources[0]) if len(sources) == 1 else f"{sources[0]} (+{len(sources) - 1} rotated)"
+    summary = summary_of(raw["summary"], name=name, fmt=raw["format"], diagnostics=raw["diagnostics"])
+    return summary, raw
+
+
+@pytest.mark.skipif(not LOGS, reason="../shared/gclogs is not present")
+@pytest.mark.parametrize("entry", LOGS, ids=[e.path for e in LOGS])
+def test_shared_log(entry):
+    try:
+        log = jvmlab.gclog.load(entry.file)
+    except JvmLabError:
+        pytest.skip("not a supported log (tests/gclog/test_corpus.py checks the error)")
+    reference = summarize_reference(log)
+    # Tiny batches: every figure's state crosses batch boundaries many times.
+    stream, raw = streamed(entry.file, keep_rows=64, batch_rows=7)
+    assert raw["late_updates"] == 0 and raw["summary"]["late_rows"] == 0
+    skip = ACROSS_RUNS if raw["summary"]["gcs"]["runs"] > 1 else ()
+    assert differences(stream, reference, skip=skip) == []
+    assert differences(summarize(log), reference, skip=skip) == []
+
+
+@pytest.mark.skipif(not LOGS, reason="../shared/gclogs is not present")
+def test_a_narrowed_window_on_a_shared_log():
+    entry = next(e for e in LOGS if e.path.endswith("jdk25-g1-gcstar.log"))
+    log = jvmlab.gclog.load(entry.file)
+    window = (5.0, 20.0)
+    reference = summarize_reference(log, window=window)
+    assert reference.pause_count > 10
+    assert differences(summarize(log, window=window), reference) == []
+    assert differences(jvmlab.gclog.summarize(entry.file, window=window), reference) == []
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("time_ordered", [True, False])
+def test_random_table(seed, time_ordered):
+    log = log_of(random_events(seed, time_ordered=time_ordered))
+    assert differences(summarize(log), summarize_reference(log)) == []
+    assert (
+        differences(summarize(log, window=(50.0, 300.0)), summarize_reference(log, window=(50.0, 300.0)))
+        == []
+    )
