@@ -1,12 +1,11 @@
-"""`jvmlab gc ...`: the GC log commands. Each parses its arguments into typed options and calls its module."""
+"""`jvmlab gc ...`: the GC log commands. Each parses its arguments into typed options and calls its module,
+imported when the command runs (start-up time counts on every call)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 import typer
-
-from jvmlab.cli import gc_compare, gc_events, gc_summary
 
 gc_app = typer.Typer(help="GC logs: summary figures, the event table, comparisons.", no_args_is_help=True)
 
@@ -36,6 +35,8 @@ def summary(
     end_s: Annotated[float | None, typer.Option("--end-s", help="Only events up to this uptime (s).")] = None,
 ) -> None:
     """Counts, rates per minute, pause percentiles, overhead, allocation, live set, safepoints, per log."""
+    from jvmlab.cli import gc_summary
+
     gc_summary.run(gc_summary.SummaryOptions(tuple(logs), json, strict, start_s, end_s))
 
 
@@ -51,6 +52,8 @@ def events(
     strict: Strict = False,
 ) -> None:
     """The event table of one log (one row per pause, concurrent phase, cycle, safepoint)."""
+    from jvmlab.cli import gc_events
+
     gc_events.run(gc_events.EventsOptions(tuple(logs), csv, parquet, strict))
 
 
@@ -66,4 +69,6 @@ def compare(
     strict: Strict = False,
 ) -> None:
     """Figures side by side with the % change against the first log."""
+    from jvmlab.cli import gc_compare
+
     gc_compare.run(gc_compare.CompareOptions(tuple(logs), json, strict))

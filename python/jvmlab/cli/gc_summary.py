@@ -8,8 +8,6 @@ import jvmlab.gclog
 from jvmlab.cli.output import print_renderables, print_text
 from jvmlab.metrics import GcSummary
 from jvmlab.report.json_export import summary_document, to_json
-from jvmlab.report.summary_view import summary_view
-from jvmlab.report.text import summary_renderable
 
 
 @dataclass(frozen=True)
@@ -35,4 +33,7 @@ def run(options: SummaryOptions) -> None:
     if options.json:
         print_text(to_json(summary_document(results)))
     else:
+        from jvmlab.report.summary_view import summary_view
+        from jvmlab.report.text import summary_renderable  # rich: only for tables
+
         print_renderables([summary_renderable(summary_view(s)) for s in results])
