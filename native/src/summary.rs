@@ -408,44 +408,59 @@ impl IdSet {
     }
 }
 
-/// GC ids still open: a GC id more than `GC_ID_HORIZON` below the highest seen is complete.
+/// GC ids still open, sorted by id: ids arrive nearly in order, so a new id is mostly appended. When more
+/// than 2 x `GC_ID_HORIZON` are open, the lowest are complete (counted in ids, not id values: sparse ids
+/// never close early).
 pub struct OpenIds<V> {
-    pub open: FastMap<i64, V>,
-    pub max_id: i64,
+    open: VecDeque<(i64, V)>,
 }
 
 impl<V> Default for OpenIds<V> {
     fn default() -> Self {
         OpenIds {
-            open: FastMap::default(),
-            max_id: i64::MIN,
+            open: VecDeque::new(),
         }
     }
 }
 
-impl<V> OpenIds<V> {
-    fn saw(&mut self, id: i64) {
-        self.max_id = self.max_id.max(id);
+impl<V: Default> OpenIds<V> {
+    /// The entry of `id`, added (with `V::default()`) if it is not open.
+    fn entry(&mut self, id: i64) -> &mut V {
+        let at = match self.open.back() {
+            Some(&(last, _)) if last == id => self.open.len() - 1,
+            Some(&(last, _)) if last > id => match self.open.binary_search_by_key(&id, |e| e.0) {
+                Ok(at) => at,
+                Err(at) => {
+                    self.open.insert(at, (id, V::default()));
+                    at
+                }
+            },
+            _ => {
+                self.open.push_back((id, V::default()));
+                self.open.len() - 1
+            }
+        };
+        &mut self.open[at].1
     }
 
-    /// The complete ids (all ids when `all`), in id order, taken out of the open set.
-    fn take_complete(&mut self, all: bool) -> Vec<(i64, V)> {
-        if !all && self.open.len() < 2 * GC_ID_HORIZON as usize {
-            return Vec::new();
-        }
-        let limit = self.max_id.saturating_sub(GC_ID_HORIZON);
-        let ids: Vec<i64> = self
-            .open
-            .keys()
-            .copied()
-            .filter(|&id| all || id < limit)
-            .collect();
-        let mut done: Vec<(i64, V)> = ids
-            .into_iter()
-            .filter_map(|id| self.open.remove(&id).map(|v| (id, v)))
-            .collect();
-        done.sort_unstable_by_key(|(id, _)| *id);
-        done
+    fn get_mut(&mut self, id: i64) -> Option<&mut V> {
+        let at = match self.open.back() {
+            Some(&(last, _)) if last == id => self.open.len() - 1,
+            _ => self.open.binary_search_by_key(&id, |e| e.0).ok()?,
+        };
+        Some(&mut self.open[at].1)
+    }
+
+    /// The complete ids (all ids when `all`), lowest first, taken out of the open set.
+    fn take_complete(&mut self, all: bool) -> impl Iterator<Item = (i64, V)> + '_ {
+        let n = if all {
+            self.open.len()
+        } else if self.open.len() > 2 * GC_ID_HORIZON as usize {
+            self.open.len() - GC_ID_HORIZON as usize
+        } else {
+            0
+        };
+        self.open.drain(..n)
     }
 }
 
@@ -472,13 +487,12 @@ impl Default for Starts {
 impl Starts {
     fn add(&mut self, id: i64, t: f64) {
         if self.seen.insert(id) {
-            self.ids.open.insert(id, t);
-        } else if let Some(start) = self.ids.open.get_mut(&id) {
+            *self.ids.entry(id) = t;
+        } else if let Some(start) = self.ids.get_mut(id) {
             *start = start.min(t); // f64::min skips NaN
         } else {
             self.late_rows += 1;
         }
-        self.ids.saw(id);
         self.close(false);
     }
 
@@ -532,8 +546,7 @@ impl Cycles {
             self.late_rows += 1;
             return None;
         }
-        self.ids.saw(id);
-        Some(self.ids.open.entry(id).or_default())
+        Some(self.ids.entry(id))
     }
 
     fn cycle_row(&mut self, id: i64, duration_ms: f64) {
