@@ -998,6 +998,22 @@ mod tests {
     }
 
     #[test]
+    fn the_lowest_gc_ids_close_when_too_many_are_open() {
+        let mut starts = Starts::default();
+        let n = 3 * GC_ID_HORIZON;
+        for id in 0..n {
+            starts.add(id, id as f64);
+        }
+        starts.add(n - 1, 0.5); // still open: its start becomes the earlier time
+        starts.add(0, 0.25); // closed long ago: counted as late, not as a new GC
+        assert_eq!(starts.late_rows, 1);
+        assert_eq!(starts.seen.count, n as u64);
+        let sweep = starts.finish();
+        assert_eq!(sweep.span.items, n as u64);
+        assert_eq!(sweep.span.seconds(), (n - 2) as f64); // from 0.0 to the start of id n - 2
+    }
+
+    #[test]
     fn ids_far_apart_are_kept_in_a_set() {
         let mut ids = IdSet::default();
         assert!(ids.insert(3));

@@ -98,6 +98,25 @@ def test_a_narrowed_window_on_a_shared_log():
     assert differences(jvmlab.gclog.summarize(entry.file, window=window), reference) == []
 
 
+@pytest.mark.skipif(not LOGS, reason="../shared/gclogs is not present")
+@pytest.mark.parametrize("name", ["cms", "g1"])
+def test_a_log_with_more_gc_ids_than_are_kept_open(tmp_path, name):
+    """Over 2 x 4,096 GC ids: the lowest are closed while the log goes on, as in a long production log."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import make_logs
+
+    path = tmp_path / f"{name}.log"
+    make_logs.write_log(
+        make_logs.load_template(make_logs.SPECS[name]), path, 6 << 20 if name == "cms" else 12 << 20
+    )
+    log = jvmlab.gclog.load(path)
+    reference = summarize_reference(log)
+    assert reference.gc_count > 9000
+    stream, raw = streamed(path)
+    assert raw["late_updates"] == 0 and raw["summary"]["late_rows"] == 0
+    assert differences(stream, reference) == []
+
+
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("time_ordered", [True, False])
 def test_random_table(seed, time_ordered):
