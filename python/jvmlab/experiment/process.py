@@ -1,0 +1,129 @@
+"""Starting a trial's process tree and ending all of it.
+
+The child leads a new session (its own process group), so one signal reaches everything it starts. On Linux
+it also asks the kernel to kill it when jvmlab dies (PR_SET_PDEATHSIG): even `kill -9` of jvmlab leaves no
+JVM behind. Ending a tree: SIGTERM to the group and to every descendant found (some leave the group), a
+grace period, then SIGKILL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import psutil
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _libc_prctl() -> Callable[..., int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return libc.prctl  # type: ignore[no-any-return]
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _libc_prctl()
+
+
+def child_setup(nice: int = 0, cpus: Sequence[int] | None = None) -> Callable[[], None]:
+    """What the child runs before exec: die with its parent, then lower priority and pin CPUs if asked.
+    (Only async-signal-safe work: no allocation-heavy Python, no locks.)"""
+    parent = os.getpid()
+
+    def setup() -> None:
+        if _PRCTL is not None:
+            _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != parent:  # the parent died before prctl took effect
+                os._exit(1)
+        if nice:
+            os.nice(nice)
+        if cpus:
+            os.sched_setaffinity(0, cpus)
+
+    return setup
+
+
+def spawn(
+    argv: Sequence[str],
+    *,
+    cwd: str | Path,
+    env: Mapping[str, str],
+    stdout: int,
+    stderr: int,
+    nice: int = 0,
+    cpus: Sequence[int] | None = None,
+) -> subprocess.Popen[bytes]:
+    """Starts argv (a list, never a shell string) in its own session, with a pipe for stdin."""
+    return subprocess.Popen(
+        list(argv),
+        cwd=cwd,
+        env=dict(env),
+        stdin=subprocess.PIPE,
+        stdout=stdout,
+        stderr=stderr,
+        start_new_session=True,
+        preexec_fn=child_setup(nice, cpus),  # noqa: PLW1509 - no threads touch locks in the child
+    )
+
+
+def descendants(pid: int) -> list[psutil.Process]:
+    """The process `pid` and everything it started that still runs."""
+    try:
+        root = psutil.Process(pid)
+        return [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return []
+
+
+def _signal_all(pgid: int, procs: Sequence[psutil.Process], sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+    for p in procs:
+        with contextlib.suppress(psutil.Error):
+            p.send_signal(sig)
+
+
+def end_tree(proc: subprocess.Popen[bytes], *, grace_s: float = 5.0) -> None:
+    """Ends the process and all its descendants: SIGTERM, up to `grace_s` to exit, then SIGKILL; reaps it."""
+    procs = descendants(proc.pid)
+    if proc.poll() is None or len(procs) > 1:
+        _signal_all(proc.pid, procs, signal.SIGTERM)
+        _, alive = psutil.wait_procs(procs, timeout=grace_s)
+        if alive or proc.poll() is None:
+            _signal_all(proc.pid, alive or procs, signal.SIGKILL)
+            psutil.wait_procs(alive or procs, timeout=grace_s)
+    try:
+        proc.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    # Whatever is left in the group (a grandchild that ignored SIGTERM and was missed above).
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def wait_gone(pids: Sequence[int], timeout_s: float = 5.0) -> bool:
+    """True when none of `pids` runs any more (zombies count as gone)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        alive = []
+        for pid in pids:
+            with contextlib.suppress(psutil.Error):
+                if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                    alive.append(pid)
+        if not alive:
+            return True
+        time.sleep(0.05)
+    return False

@@ -1,0 +1,227 @@
+"""The experiment spec: one TOML file that says what to run (a workload), under what (JDKs x flag sets),
+how often (repetitions) and what to capture. Validated up front: every error names the key and the fix.
+
+    name = "jdk-shootout"
+
+    [workload]
+    command = ["{java}", "{jvm_opts}", "-cp", "{classes}", "jvmlab.workloads.ChunkGen", "--radius", "8"]
+    stop = { exit = true }
+    metric = { name = "chunks_per_s", regex = 'Rate: (?P<value>[0-9.]+) cps', unit = "chunks/s" }
+
+    [matrix]
+    jdks = ["all"]
+    repetitions = 3
+    [matrix.flags]
+    default = []
+    tuned = ["-XX:+UseParallelGC", "-Xmx1g"]
+
+Placeholders in `command` (and `env` values): `{java}` (the JDK's java), `{jvm_opts}` (the flag set and
+jvmlab's telemetry flags; alone in its argv item, it expands to several), `{workdir}` (the trial's fresh
+working directory), `{trial_id}`, `{classes}` (jvmlab's bundled Java classes), `{jdk_home}`, `{spec_dir}`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from jvmlab.errors import JvmLabError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+PLACEHOLDERS = ("java", "jvm_opts", "workdir", "trial_id", "classes", "jdk_home", "spec_dir")
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+class SpecError(JvmLabError):
+    """An experiment spec that cannot be used; the message names the file, the key and the fix."""
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Ready(Strict):
+    """When the workload is ready (its measured part starts): a line of its output, an open TCP port or an
+    HTTP URL that answers. Without it, the workload is ready when it starts."""
+
+    log: str | None = None
+    port: int | None = Field(default=None, ge=1, le=65535)
+    url: str | None = None
+    timeout_s: float = Field(default=120.0, gt=0)
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Ready:
+        given = [k for k in ("log", "port", "url") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of log (a regex), port or url")
+        return self
+
+
+class Send(Strict):
+    """Text sent to the workload's stdin when a line of its output matches `when` (once)."""
+
+    when: str
+    send: str
+
+
+class Stop(Strict):
+    """When a trial ends: the process exits by itself, a duration after it is ready, or a line matches."""
+
+    exit: bool = False
+    duration_s: float | None = Field(default=None, gt=0)
+    log: str | None = None
+    # After a stop by duration or log line: this is sent to stdin first (e.g. "stop" to a server console),
+    # then the process gets `grace_s` to exit before it is terminated.
+    send: str | None = None
+    grace_s: float = Field(default=10.0, ge=0)
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Stop:
+        given = [k for k in ("duration_s", "log") if getattr(self, k) is not None] + (
+            ["exit"] if self.exit else []
+        )
+        if len(given) != 1:
+            raise ValueError("give exactly one of exit = true, duration_s or log (a regex)")
+        return self
+
+
+class Metric(Strict):
+    """The workload's own figure, read from its output: `regex` has a group named `value`. A `rate` is
+    used as printed; a `counter` (a running total) is turned into a rate per second."""
+
+    name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    regex: str
+    kind: Literal["rate", "counter"] = "rate"
+    unit: str = ""
+    higher_is_better: bool = True
+
+
+class Workload(Strict):
+    command: list[str] = Field(min_length=1)
+    env: dict[str, str] = {}
+    workdir_template: str | None = None
+    ready: Ready | None = None
+    stdin: list[Send] = []
+    stop: Stop = Stop(exit=True)
+    metric: Metric | None = None
+
+    @field_validator("command")
+    @classmethod
+    def _placeholders(cls, command: list[str]) -> list[str]:
+        for item in command:
+            for name in _PLACEHOLDER.findall(item):
+                if name not in PLACEHOLDERS:
+                    known = ", ".join("{" + p + "}" for p in PLACEHOLDERS)
+                    raise ValueError(f"unknown placeholder {{{name}}} in {item!r}; known: {known}")
+            if "{jvm_opts}" in item and item != "{jvm_opts}":
+                raise ValueError(f"{{jvm_opts}} must be an argv item of its own, not part of {item!r}")
+        return command
+
+
+class Matrix(Strict):
+    """JDK selections (names, major versions like "17" or ">=17", "vendor:temurin", or "all") x named flag
+    sets, each run `repetitions` times in separate JVMs."""
+
+    jdks: list[str] = Field(default=["all"], min_length=1)
+    flags: dict[str, list[str]] = Field(default={"default": []}, min_length=1)
+    repetitions: int = Field(default=3, ge=1, le=1000)
+    order: Literal["interleaved", "sequential"] = "interleaved"
+    seed: int = 1
+
+    @field_validator("flags")
+    @classmethod
+    def _flag_names(cls, flags: dict[str, list[str]]) -> dict[str, list[str]]:
+        for name in flags:
+            if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+                raise ValueError(f"flag set name {name!r}: use letters, digits, '.', '_' or '-'")
+        return flags
+
+
+class Trial(Strict):
+    timeout_s: float = Field(default=600.0, gt=0)
+    cooldown_s: float = Field(default=0.0, ge=0)
+    warmup_s: float = Field(default=0.0, ge=0)
+    nice: int = Field(default=0, ge=0, le=19)
+    cpus: list[int] | None = None
+
+
+class Telemetry(Strict):
+    gc_log: bool = True
+    jfr: bool = False
+    sample_interval_s: float = Field(default=1.0, gt=0)
+
+
+class ExperimentSpec(Strict):
+    name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
+    description: str = ""
+    workload: Workload
+    matrix: Matrix = Matrix()
+    trial: Trial = Trial()
+    telemetry: Telemetry = Telemetry()
+    # Where the spec file is: relative paths in it (workdir_template) are relative to it.
+    spec_dir: Annotated[str, Field(exclude=True)] = "."
+
+    def template_dir(self) -> Path | None:
+        t = self.workload.workdir_template
+        return None if t is None else (Path(self.spec_dir) / t).resolve()
+
+
+def _location(loc: tuple[Any, ...]) -> str:
+    return ".".join(str(p) for p in loc if not isinstance(p, int)) or "(top level)"
+
+
+def parse_spec(data: dict[str, Any], *, source: str = "<spec>", spec_dir: str = ".") -> ExperimentSpec:
+    """The validated spec of a parsed TOML document; SpecError names the key and what to change."""
+    try:
+        spec = ExperimentSpec.model_validate({**data, "spec_dir": spec_dir})
+    except ValidationError as e:
+        first = e.errors()[0]
+        key = _location(first["loc"])
+        message = first["msg"].removeprefix("Value error, ")
+        if first["type"] == "extra_forbidden":
+            message = "unknown key (check its spelling against docs/experiment-spec.md)"
+        elif first["type"] == "missing":
+            message = "required key is missing"
+        more = f" (and {len(e.errors()) - 1} more problems)" if len(e.errors()) > 1 else ""
+        raise SpecError(f"{source}: {key}: {message}{more}") from None
+    template = spec.template_dir()
+    if template is not None and not template.is_dir():
+        raise SpecError(f"{source}: workload.workdir_template: {template} is not a directory")
+    for pattern, key in _patterns(spec):
+        try:
+            re.compile(pattern)
+        except re.error as err:
+            raise SpecError(f"{source}: {key}: not a valid regex ({err})") from None
+    if spec.workload.metric and "(?P<value>" not in spec.workload.metric.regex:
+        raise SpecError(
+            f"{source}: workload.metric.regex: needs a group named value, e.g. '(?P<value>[0-9.]+)'"
+        )
+    return spec
+
+
+def _patterns(spec: ExperimentSpec) -> list[tuple[str, str]]:
+    w = spec.workload
+    found = [(s.when, "workload.stdin.when") for s in w.stdin]
+    if w.ready and w.ready.log:
+        found.append((w.ready.log, "workload.ready.log"))
+    if w.stop.log:
+        found.append((w.stop.log, "workload.stop.log"))
+    if w.metric:
+        found.append((w.metric.regex, "workload.metric.regex"))
+    return found
+
+
+def load_spec(path: str | Path) -> ExperimentSpec:
+    """Reads and validates a spec file."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise SpecError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError(f"{path}: cannot be read ({e})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{path}: not valid TOML ({e})") from None
+    return parse_spec(data, source=str(path), spec_dir=str(path.resolve().parent))

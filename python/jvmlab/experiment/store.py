@@ -1,0 +1,301 @@
+"""The results store: experiments, their trials, the trials' time series and artefacts, through SQLAlchemy.
+
+A SQLite file by default (`jvmlab.db` in the working directory), or any SQLAlchemy URL (PostgreSQL:
+`postgresql://user@host/db`). Every trial is committed when it starts and again when it ends, so a crash or a
+`kill -9` of jvmlab loses at most the trial that was running, which `jvmlab run --resume` runs again.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jvmlab.errors import JvmLabError
+from sqlalchemy import (
+    JSON,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+
+STORE_FORMAT_VERSION = 1
+DEFAULT_DB = "jvmlab.db"
+
+# Trial states. A trial in a terminal state is never run again by --resume.
+PENDING, RUNNING, OK, FAILED, REJECTED, TIMEOUT = "pending", "running", "ok", "failed", "rejected", "timeout"
+TERMINAL = (OK, FAILED, REJECTED, TIMEOUT)
+
+
+class StoreError(JvmLabError):
+    """The store cannot be opened or used; the message names the URL and the fix."""
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class ExperimentRow(Base):
+    __tablename__ = "experiments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), index=True)
+    spec_hash: Mapped[str] = mapped_column(String(64))
+    spec_text: Mapped[str] = mapped_column(Text)
+    spec: Mapped[dict[str, Any]]
+    environment: Mapped[dict[str, Any]]
+    run_dir: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[float] = mapped_column(Float)
+    status: Mapped[str] = mapped_column(String(20))
+    format_version: Mapped[int] = mapped_column(Integer, default=STORE_FORMAT_VERSION)
+    trials: Mapped[list[TrialRow]] = relationship(back_populates="experiment", order_by="TrialRow.position")
+
+
+class TrialRow(Base):
+    __tablename__ = "trials"
+    __table_args__ = (UniqueConstraint("experiment_id", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    experiment_id: Mapped[int] = mapped_column(ForeignKey("experiments.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    key: Mapped[str] = mapped_column(String(400))
+    variant: Mapped[str] = mapped_column(String(400))
+    jdk: Mapped[str] = mapped_column(String(200))
+    flag_set: Mapped[str] = mapped_column(String(200))
+    flags: Mapped[list[Any]]
+    repetition: Mapped[int] = mapped_column(Integer)
+    state: Mapped[str] = mapped_column(String(20), default=PENDING)
+    reason: Mapped[str | None] = mapped_column(Text, default=None)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    started_at: Mapped[float | None] = mapped_column(Float, default=None)
+    ended_at: Mapped[float | None] = mapped_column(Float, default=None)
+    elapsed_s: Mapped[float | None] = mapped_column(Float, default=None)
+    ready_s: Mapped[float | None] = mapped_column(Float, default=None)
+    exit_code: Mapped[int | None] = mapped_column(Integer, default=None)
+    stderr_tail: Mapped[str | None] = mapped_column(Text, default=None)
+    run_dir: Mapped[str | None] = mapped_column(Text, default=None)
+    argv: Mapped[list[Any] | None] = mapped_column(JSON, default=None)
+    jdk_info: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    metric: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    process: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    gc: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    experiment: Mapped[ExperimentRow] = relationship(back_populates="trials")
+
+
+class SampleRow(Base):
+    """One point of a trial's time series: `series` is e.g. "metric", "rss_bytes", "cpu_percent"."""
+
+    __tablename__ = "samples"
+    __table_args__ = (Index("ix_samples_trial_series", "trial_id", "series"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    trial_id: Mapped[int] = mapped_column(ForeignKey("trials.id"))
+    series: Mapped[str] = mapped_column(String(100))
+    t_s: Mapped[float] = mapped_column(Float)
+    value: Mapped[float] = mapped_column(Float)
+
+
+class ArtifactRow(Base):
+    """A file a trial left: its GC log, stdout, stderr, JFR recording (paths in the run folder)."""
+
+    __tablename__ = "artifacts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    trial_id: Mapped[int] = mapped_column(ForeignKey("trials.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(50))
+    path: Mapped[str] = mapped_column(Text)
+
+
+@dataclass(frozen=True)
+class TrialOutcome:
+    """What a finished trial reports to the store."""
+
+    state: str
+    reason: str | None = None
+    elapsed_s: float | None = None
+    ready_s: float | None = None
+    exit_code: int | None = None
+    stderr_tail: str | None = None
+    metric: dict[str, Any] | None = None
+    process: dict[str, Any] | None = None
+    gc: dict[str, Any] | None = None
+    series: dict[str, list[tuple[float, float]]] | None = None
+    artifacts: dict[str, str] | None = None
+
+
+def engine_url(url: str | None) -> str:
+    """A SQLAlchemy URL: None is the default SQLite file, a path a SQLite file; postgresql:// uses psycopg."""
+    if not url:
+        return f"sqlite:///{DEFAULT_DB}"
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    if "://" not in url:
+        return f"sqlite:///{Path(url)}"
+    return url
+
+
+class Store:
+    """The results of every experiment run against one database."""
+
+    def __init__(self, engine: Engine, url: str):
+        self.engine = engine
+        self.url = url
+
+    @staticmethod
+    def open(url: str | None = None) -> Store:
+        full = engine_url(url)
+        try:
+            engine = create_engine(full)
+            Base.metadata.create_all(engine)
+        except ArgumentError as e:
+            raise StoreError(
+                f"--db {url}: not a database URL ({e}); give a file path or postgresql://..."
+            ) from None
+        except ModuleNotFoundError as e:
+            raise StoreError(f"--db {url}: the database driver is not installed ({e.name})") from None
+        except OperationalError as e:
+            reason = str(e.orig).strip().splitlines()[0] if e.orig else str(e)
+            raise StoreError(f"--db {url or DEFAULT_DB}: cannot open the store ({reason})") from None
+        return Store(engine, full)
+
+    def session(self) -> Session:
+        return Session(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # Experiments ------------------------------------------------------------------------------------
+
+    def create_experiment(
+        self,
+        *,
+        name: str,
+        spec_hash: str,
+        spec_text: str,
+        spec: dict[str, Any],
+        environment: dict[str, Any],
+        run_dir: str,
+        trials: Iterable[dict[str, Any]],
+    ) -> int:
+        """Stores a new experiment and its whole plan (every trial pending); returns its id."""
+        with self.session() as s, s.begin():
+            exp = ExperimentRow(
+                name=name,
+                spec_hash=spec_hash,
+                spec_text=spec_text,
+                spec=spec,
+                environment=environment,
+                run_dir=run_dir,
+                created_at=time.time(),
+                status="planned",
+            )
+            exp.trials = [TrialRow(**t, state=PENDING) for t in trials]
+            s.add(exp)
+            s.flush()
+            return exp.id
+
+    def latest_experiment(self, name: str | None = None) -> ExperimentRow | None:
+        with self.session() as s:
+            q = select(ExperimentRow).order_by(ExperimentRow.id.desc()).limit(1)
+            if name is not None:
+                q = q.where(ExperimentRow.name == name)
+            return s.scalars(q).first()
+
+    def experiment(self, ref: str | int) -> ExperimentRow | None:
+        """By id, or the latest with that name."""
+        if isinstance(ref, int) or str(ref).isdigit():
+            with self.session() as s:
+                return s.get(ExperimentRow, int(ref))
+        return self.latest_experiment(str(ref))
+
+    def experiments(self) -> list[ExperimentRow]:
+        with self.session() as s:
+            return list(s.scalars(select(ExperimentRow).order_by(ExperimentRow.id)))
+
+    def set_status(self, experiment_id: int, status: str) -> None:
+        with self.session() as s, s.begin():
+            exp = s.get(ExperimentRow, experiment_id)
+            if exp is not None:
+                exp.status = status
+
+    # Trials -----------------------------------------------------------------------------------------
+
+    def trials(self, experiment_id: int) -> list[TrialRow]:
+        with self.session() as s:
+            q = select(TrialRow).where(TrialRow.experiment_id == experiment_id).order_by(TrialRow.position)
+            return list(s.scalars(q))
+
+    def unfinished(self, experiment_id: int) -> list[TrialRow]:
+        """Trials still to run, in plan order: pending ones, and any left running by a jvmlab that died."""
+        return [t for t in self.trials(experiment_id) if t.state not in TERMINAL]
+
+    def start_trial(
+        self, trial_id: int, *, run_dir: str, argv: Sequence[str], jdk_info: dict[str, Any]
+    ) -> None:
+        with self.session() as s, s.begin():
+            t = s.get(TrialRow, trial_id)
+            assert t is not None
+            t.state, t.started_at, t.run_dir = RUNNING, time.time(), run_dir
+            t.argv, t.jdk_info, t.attempts = list(argv), jdk_info, t.attempts + 1
+            # A rerun replaces what a killed attempt left.
+            s.execute(delete(SampleRow).where(SampleRow.trial_id == trial_id))
+            s.execute(delete(ArtifactRow).where(ArtifactRow.trial_id == trial_id))
+
+    def finish_trial(self, trial_id: int, outcome: TrialOutcome) -> None:
+        """Stores a trial's outcome, series and artefacts in one transaction."""
+        with self.session() as s, s.begin():
+            t = s.get(TrialRow, trial_id)
+            assert t is not None
+            t.state, t.reason, t.ended_at = outcome.state, outcome.reason, time.time()
+            t.elapsed_s, t.ready_s, t.exit_code = outcome.elapsed_s, outcome.ready_s, outcome.exit_code
+            t.stderr_tail = outcome.stderr_tail
+            t.metric, t.process, t.gc = (_json_safe(v) for v in (outcome.metric, outcome.process, outcome.gc))
+            for series, points in (outcome.series or {}).items():
+                s.add_all(SampleRow(trial_id=trial_id, series=series, t_s=t_s, value=v) for t_s, v in points)
+            for kind, path in (outcome.artifacts or {}).items():
+                s.add(ArtifactRow(trial_id=trial_id, kind=kind, path=path))
+
+    def reject_trial(self, trial_id: int, reason: str) -> None:
+        self.finish_trial(trial_id, TrialOutcome(state=REJECTED, reason=reason))
+
+    def series(self, trial_id: int, name: str) -> list[tuple[float, float]]:
+        with self.session() as s:
+            q = (
+                select(SampleRow.t_s, SampleRow.value)
+                .where(SampleRow.trial_id == trial_id, SampleRow.series == name)
+                .order_by(SampleRow.t_s)
+            )
+            return [(float(a), float(b)) for a, b in s.execute(q)]
+
+    def artifacts(self, trial_id: int) -> dict[str, str]:
+        with self.session() as s:
+            q = select(ArtifactRow).where(ArtifactRow.trial_id == trial_id)
+            return {a.kind: a.path for a in s.scalars(q)}
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _json_safe(value: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Values JSON columns accept on every backend: NaN and infinities (which PostgreSQL's json refuses)
+    become null."""
+    return None if value is None else _finite(value)

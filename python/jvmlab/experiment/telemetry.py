@@ -1,0 +1,31 @@
+"""The flags jvmlab adds to every trial's JVM to capture its telemetry, by JDK generation and VM."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jvmlab.jdk.launch import xlog_file_option
+
+UNIFIED_GC_SELECTION = "gc*,safepoint"
+UNIFIED_GC_DECORATORS = "uptime,time,level,tags"
+LEGACY_GC_FLAGS = (
+    "-XX:+PrintGCDetails",
+    "-XX:+PrintGCDateStamps",
+    "-XX:+PrintGCTimeStamps",
+    "-XX:+PrintGCApplicationStoppedTime",
+)
+
+
+def gc_log_flags(major: int, gc_log: Path, *, vm: str = "HotSpot") -> list[str]:
+    """GC logging to `gc_log`: unified logging on 9+ (no rotation: one file per trial), the JDK 8 flags
+    on 8, verbose GC on OpenJ9."""
+    if vm == "OpenJ9":
+        return [f"-Xverbosegclog:{gc_log}"]
+    if major >= 9:
+        return [xlog_file_option(UNIFIED_GC_SELECTION, gc_log, UNIFIED_GC_DECORATORS) + ":filecount=0"]
+    return [*LEGACY_GC_FLAGS, f"-Xloggc:{gc_log}"]
+
+
+def jfr_flags(recording: Path) -> list[str]:
+    """A JFR recording of the whole run, written when the JVM exits (JDK 11+, 8u262+)."""
+    return [f"-XX:StartFlightRecording=filename={recording},settings=default,dumponexit=true"]
