@@ -7,7 +7,7 @@ JAVA_SRC := $(shell find java/src -name '*.java' 2>/dev/null)
 JAVA_OUT := build/java
 STAMP := build/.stamps
 
-.PHONY: setup native java test test-native test-python lint demo bench clean
+.PHONY: setup native java postgres test test-native test-python lint demo bench clean
 
 setup: $(STAMP)/venv $(STAMP)/native java
 
@@ -33,7 +33,19 @@ $(STAMP)/java: $(JAVA_SRC)
 	javac -nowarn --release 8 -Xlint:-options -d $(JAVA_OUT) $(JAVA_SRC)
 	@touch $@
 
-test: setup
+# The store's tests start a throwaway PostgreSQL server (tests/postgres_server.py): install the Debian
+# package's binaries when they are missing (as root, or through sudo); the cluster the package starts is
+# stopped: the tests run their own.
+postgres:
+	@if command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then :; \
+	elif command -v apt-get >/dev/null; then \
+		echo "installing PostgreSQL (Debian package) for the store's tests"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; \
+		$$SUDO service postgresql stop >/dev/null 2>&1 || true; \
+	else echo "error: PostgreSQL binaries (initdb) are needed for the store's tests"; exit 2; fi
+
+test: setup postgres
 	$(BIN)/ruff check python tests bench
 	$(BIN)/ruff format --check python tests bench
 	$(BIN)/mypy python/jvmlab

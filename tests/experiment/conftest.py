@@ -1,0 +1,35 @@
+"""Every store test runs against each backend: a SQLite file and a real PostgreSQL server (conformance)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from jvmlab.experiment.store import Store
+from postgres_server import pg_bin, postgres_server
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    if pg_bin("initdb") is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI run without PostgreSQL binaries: `make test` should have installed them")
+        pytest.skip("PostgreSQL binaries not installed (make postgres)")
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path) -> Iterator[Store]:
+    if request.param == "sqlite":
+        s = Store.open(str(tmp_path / "jvmlab.db"))
+    else:
+        url = request.getfixturevalue("postgres_url")
+        s = Store.open(url)
+        from jvmlab.experiment.store import Base
+
+        Base.metadata.drop_all(s.engine)  # every test starts from an empty database
+        Base.metadata.create_all(s.engine)
+    yield s
+    s.close()

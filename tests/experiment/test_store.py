@@ -1,0 +1,107 @@
+"""The results store, the same tests on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from jvmlab.experiment.store import FAILED, OK, PENDING, RUNNING, Store, StoreError, TrialOutcome, engine_url
+
+
+def plan_rows(n: int = 4) -> list[dict]:
+    return [
+        {
+            "position": i,
+            "key": f"jdk17/{'default' if i % 2 == 0 else 'tuned'}#{i // 2 + 1}",
+            "variant": f"jdk17/{'default' if i % 2 == 0 else 'tuned'}",
+            "jdk": "jdk17",
+            "flag_set": "default" if i % 2 == 0 else "tuned",
+            "flags": [] if i % 2 == 0 else ["-XX:+UseParallelGC"],
+            "repetition": i // 2 + 1,
+        }
+        for i in range(n)
+    ]
+
+
+def new_experiment(store: Store, name: str = "exp") -> int:
+    return store.create_experiment(
+        name=name,
+        spec_hash="abc",
+        spec_text="name = 'exp'",
+        spec={"name": name},
+        environment={"cpu": "test", "cpus": 2},
+        run_dir="/tmp/runs/exp",
+        trials=plan_rows(),
+    )
+
+
+def test_an_experiment_keeps_its_whole_plan(store):
+    exp = new_experiment(store)
+    trials = store.trials(exp)
+    assert [t.position for t in trials] == [0, 1, 2, 3]
+    assert {t.state for t in trials} == {PENDING}
+    assert trials[1].flags == ["-XX:+UseParallelGC"]
+    assert store.experiment(exp).environment == {"cpu": "test", "cpus": 2}
+
+
+def test_a_trial_outcome_with_series_and_artifacts(store):
+    exp = new_experiment(store)
+    first = store.trials(exp)[0]
+    store.start_trial(first.id, run_dir="/tmp/r/0", argv=["java", "-version"], jdk_info={"major": 17})
+    assert store.trials(exp)[0].state == RUNNING
+    outcome = TrialOutcome(
+        state=OK,
+        elapsed_s=12.5,
+        exit_code=0,
+        metric={"mean": 31.5, "early_mean": math.nan},
+        gc={"pause_count": 3, "pause_max_ms": math.inf, "nested": {"x": [1.0, math.nan]}},
+        series={"metric": [(1.0, 30.0), (2.0, 33.0)], "rss_bytes": [(1.0, 1e8)]},
+        artifacts={"gc_log": "/tmp/r/0/gc.log"},
+    )
+    store.finish_trial(first.id, outcome)
+    t = store.trials(exp)[0]
+    assert (t.state, t.elapsed_s, t.exit_code, t.attempts) == (OK, 12.5, 0, 1)
+    assert t.metric == {"mean": 31.5, "early_mean": None}
+    assert t.gc == {"pause_count": 3, "pause_max_ms": None, "nested": {"x": [1.0, None]}}
+    assert store.series(first.id, "metric") == [(1.0, 30.0), (2.0, 33.0)]
+    assert store.artifacts(first.id) == {"gc_log": "/tmp/r/0/gc.log"}
+    assert [u.position for u in store.unfinished(exp)] == [1, 2, 3]
+
+
+def test_a_rerun_replaces_what_a_killed_attempt_left(store):
+    exp = new_experiment(store)
+    t = store.trials(exp)[0]
+    store.start_trial(t.id, run_dir="/r", argv=["java"], jdk_info={})
+    store.finish_trial(t.id, TrialOutcome(state=RUNNING, series={"metric": [(1.0, 1.0)]}))  # died mid-trial
+    assert t.id in [u.id for u in store.unfinished(exp)]
+    store.start_trial(t.id, run_dir="/r", argv=["java"], jdk_info={})
+    assert store.series(t.id, "metric") == []
+    store.finish_trial(t.id, TrialOutcome(state=FAILED, reason="exit code 1", stderr_tail="boom"))
+    row = store.trials(exp)[0]
+    assert (row.state, row.reason, row.attempts) == (FAILED, "exit code 1", 2)
+
+
+def test_experiments_by_id_and_by_name(store):
+    a = new_experiment(store, "shootout")
+    b = new_experiment(store, "other")
+    c = new_experiment(store, "shootout")
+    assert store.experiment(a).name == "shootout"
+    assert store.experiment("shootout").id == c
+    assert store.latest_experiment().id == c
+    assert [e.id for e in store.experiments()] == [a, b, c]
+    store.set_status(b, "done")
+    assert store.experiment(b).status == "done"
+    assert store.experiment("missing") is None
+
+
+def test_urls():
+    assert engine_url(None) == "sqlite:///jvmlab.db"
+    assert engine_url("results/x.db") == "sqlite:///results/x.db"
+    assert engine_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+
+
+def test_a_store_that_cannot_be_opened_is_a_clear_error(tmp_path):
+    with pytest.raises(StoreError, match="cannot open the store"):
+        Store.open(str(tmp_path / "no" / "such" / "dir" / "x.db"))
+    with pytest.raises(StoreError, match="cannot open the store"):
+        Store.open("postgresql://nobody@127.0.0.1:1/none")
