@@ -1,14 +1,12 @@
 """`python -m jvmlab.demo` (`make demo`): runs the bundled GcChurn workload for a few seconds on the default
 `java` with G1 and GC logging, then prints `jvmlab gc summary` of its log.
 
-The Java classes are found in build/java under the repository root (`make java` builds them) or in the
-directory named by JVMLAB_JAVA_CLASSES.
+The Java classes are found by `jvmlab.workloads.classes_dir()`.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,8 +17,8 @@ from jvmlab import gclog
 from jvmlab.errors import JvmLabError
 from jvmlab.jdk.discovery import default_jdk
 from jvmlab.jdk.launch import JvmRun, run_jvm, xlog_file_option
+from jvmlab.workloads import REPO_ROOT, classes_dir
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 WORKLOAD_CLASS = "jvmlab.workloads.GcChurn"
 DEMO_DURATION_S = 8
 # A mix that shows more than young pauses: humongous arrays, metaspace growth, one System.gc().
@@ -36,18 +34,6 @@ JVM_FLAGS = ("-Xmx256m", "-XX:+UseG1GC")
 LOG_SELECTION = "gc*,safepoint"
 LOG_DECORATORS = "uptime,time,level,tags"
 TIMEOUT_S = DEMO_DURATION_S + 60
-
-
-def classes_dir() -> Path:
-    """The directory holding the compiled workloads (JVMLAB_JAVA_CLASSES, else <repo>/build/java)."""
-    configured = os.environ.get("JVMLAB_JAVA_CLASSES")
-    path = Path(configured) if configured else REPO_ROOT / "build" / "java"
-    if not (path / "jvmlab" / "workloads" / "GcChurn.class").is_file():
-        raise JvmLabError(
-            f"{path}: no jvmlab/workloads/GcChurn.class; build the Java classes with `make java` "
-            "or point JVMLAB_JAVA_CLASSES at them"
-        )
-    return path
 
 
 def java_executable() -> str:

@@ -22,9 +22,10 @@ from pathlib import Path
 
 import jvmlab
 import polars as pl
-from jvmlab.demo import WORKLOAD_CLASS, classes_dir
+from jvmlab.demo import WORKLOAD_CLASS
 from jvmlab.jdk import Jdk, installed_jdks
 from jvmlab.jdk.launch import run_jvm, xlog_file_option
+from jvmlab.workloads import classes_dir
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CACHE_DIR = REPO_ROOT / "build" / "jfr-logs"

@@ -134,6 +134,7 @@ class TrialOutcome:
     gc: dict[str, Any] | None = None
     series: dict[str, list[tuple[float, float]]] | None = None
     artifacts: dict[str, str] | None = None
+    argv: list[str] | None = None
 
 
 def engine_url(url: str | None) -> str:
@@ -262,6 +263,8 @@ class Store:
             t.state, t.reason, t.ended_at = outcome.state, outcome.reason, time.time()
             t.elapsed_s, t.ready_s, t.exit_code = outcome.elapsed_s, outcome.ready_s, outcome.exit_code
             t.stderr_tail = outcome.stderr_tail
+            if outcome.argv is not None:
+                t.argv = list(outcome.argv)
             t.metric, t.process, t.gc = (_json_safe(v) for v in (outcome.metric, outcome.process, outcome.gc))
             for series, points in (outcome.series or {}).items():
                 s.add_all(SampleRow(trial_id=trial_id, series=series, t_s=t_s, value=v) for t_s, v in points)

@@ -171,7 +171,8 @@ def run_trial(
             cpus=spec.trial.cpus,
         )
     except OSError as e:
-        return TrialOutcome(state=FAILED, reason=f"cannot start {launch.argv[0]}: {e.strerror or e}")
+        cannot = f"cannot start {launch.argv[0]}: {e.strerror or e}"
+        return TrialOutcome(state=FAILED, reason=cannot, argv=launch.argv)
     watch = Watch(
         t0=t0,
         ready_pattern=re.compile(w.ready.log) if w.ready and w.ready.log else None,
@@ -185,7 +186,8 @@ def run_trial(
     assert proc.stdout is not None and proc.stderr is not None
     pumps = [pump(proc.stdout, stdout_path, watch), pump(proc.stderr, stderr_path, watch)]
     sampler = ProcessSampler(proc.pid, spec.telemetry.sample_interval_s, t0=t0).start()
-    state, reason, stopped_by_us = OK, None, False
+    state, stopped_by_us = OK, False
+    reason: str | None = None
     reported = 0
     try:
         while proc.poll() is None:
@@ -242,6 +244,7 @@ def run_trial(
         gc=gc_figures(launch.gc_log),
         series=series,
         artifacts=artifacts,
+        argv=launch.argv,
     )
 
 

@@ -1,0 +1,75 @@
+"""The machine an experiment ran on, recorded with it: CPU model and count, memory, kernel, THP mode, cgroup
+limits, load, and each JDK's release file. Compared runs that differ in these should not be compared."""
+
+from __future__ import annotations
+
+import os
+import platform
+from pathlib import Path
+from typing import Any
+
+
+def _read(path: str | Path) -> str | None:
+    try:
+        return Path(path).read_text(errors="replace").strip()
+    except OSError:
+        return None
+
+
+def cpu_model() -> str | None:
+    text = _read("/proc/cpuinfo") or ""
+    for line in text.splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or None
+
+
+def memory_bytes() -> int | None:
+    for line in (_read("/proc/meminfo") or "").splitlines():
+        if line.startswith("MemTotal:"):
+            return int(line.split()[1]) * 1024
+    return None
+
+
+def thp_mode() -> str | None:
+    """The bracketed choice of /sys/kernel/mm/transparent_hugepage/enabled ("always", "madvise", "never")."""
+    text = _read("/sys/kernel/mm/transparent_hugepage/enabled")
+    if text and "[" in text:
+        return text.split("[", 1)[1].split("]", 1)[0]
+    return text
+
+
+def cgroup_limits() -> dict[str, str | None]:
+    """cgroup v2 CPU and memory limits of this process's group ("max" = none)."""
+    return {
+        "cpu.max": _read("/sys/fs/cgroup/cpu.max"),
+        "memory.max": _read("/sys/fs/cgroup/memory.max"),
+        "memory.swap.max": _read("/sys/fs/cgroup/memory.swap.max"),
+    }
+
+
+def release_file(jdk_home: str | Path) -> dict[str, str]:
+    """A JDK's `release` file as a dict (JAVA_VERSION, IMPLEMENTOR, ...)."""
+    out = {}
+    for line in (_read(Path(jdk_home) / "release") or "").splitlines():
+        if "=" in line:
+            key, value = line.split("=", 1)
+            out[key.strip()] = value.strip().strip('"')
+    return out
+
+
+def machine() -> dict[str, Any]:
+    uname = platform.uname()
+    return {
+        "cpu_model": cpu_model(),
+        "cpu_count": os.cpu_count(),
+        "cpus_usable": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
+        "memory_bytes": memory_bytes(),
+        "kernel": f"{uname.system} {uname.release}",
+        "machine": uname.machine,
+        "hostname": uname.node,
+        "thp": thp_mode(),
+        "cgroup": cgroup_limits(),
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        "python": platform.python_version(),
+    }
