@@ -41,10 +41,14 @@ def resolve(selections):
     return [j for j in JDKS if "all" in selections or j.name in selections or str(j.major) in selections]
 
 
-def check(jdk, flags):
+def check_one(jdk, flags):
     if "-XX:+UseConcMarkSweepGC" in flags and jdk.major >= 14:
         return FlagVerdict(False, "Unrecognized VM option 'UseConcMarkSweepGC'")
     return FlagVerdict(True, warnings=("a warning",) if "-XX:+Warn" in flags else ())
+
+
+def check(jdks, flag_sets):
+    return {(j.name, name): check_one(j, flags) for j in jdks for name, flags in flag_sets.items()}
 
 
 def spec_text(work_dir: Path, ticks: int, flags: str = '{ default = [], tuned = ["-XX:+Warn"] }') -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -46,10 +46,13 @@ class FlagVerdict:
     message: str | None = None
     warnings: tuple[str, ...] = ()
     ergonomics: dict[str, Any] = field(default_factory=dict)
+    # Every -XX:+PrintFlagsFinal value (name -> value) where the JVM printed them.
+    flag_table: dict[str, str] = field(default_factory=dict)
 
 
 ResolveJdks = Callable[[Sequence[str]], list[Any]]
-CheckFlags = Callable[[Any, Sequence[str]], FlagVerdict]
+# (JDKs, flag sets by name) -> verdict per (JDK name, flag set name); the checks may run in parallel.
+CheckFlags = Callable[[Sequence[Any], Mapping[str, Sequence[str]]], dict[tuple[str, str], FlagVerdict]]
 
 
 class Progress(Protocol):
@@ -100,7 +103,8 @@ def make_plan(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> 
             f"matrix.jdks = {spec.matrix.jdks}: no JDK matches; `jvmlab jdks` lists what is installed"
         )
     all_variants = variants(list(jdks), spec.matrix.flags)
-    verdicts = {v.key: check(jdks[v.jdk], v.flags) for v in all_variants}
+    checked = check(list(jdks.values()), spec.matrix.flags)
+    verdicts = {v.key: checked[(v.jdk, v.flag_set)] for v in all_variants}
     trials = plan(all_variants, spec.matrix.repetitions, order=spec.matrix.order, seed=spec.matrix.seed)
     return Plan(spec, jdks, verdicts, trials)
 
