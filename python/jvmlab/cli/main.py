@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from jvmlab import __version__
+from jvmlab.cli.experiments import results_command, run_command
 from jvmlab.cli.gc import gc_app
 from jvmlab.cli.output import print_error
 from jvmlab.errors import JvmLabError
@@ -24,6 +25,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(gc_app, name="gc")
+app.command("run")(run_command)
+app.command("results")(results_command)
 
 
 def _show_version(value: bool) -> None:

@@ -1,0 +1,145 @@
+"""`jvmlab run SPEC`: show the plan, run it with a progress bar, print the results per variant.
+`jvmlab results [EXPERIMENT]`: the results of a stored experiment."""
+
+from __future__ import annotations
+
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from jvmlab.cli.output import print_renderables, print_text, stdout_console
+from jvmlab.errors import JvmLabError
+from jvmlab.experiment import jdks
+from jvmlab.experiment.results import variant_results
+from jvmlab.experiment.run import Plan, Runner, make_plan, rejection_error
+from jvmlab.experiment.spec import ExperimentSpec, load_spec
+from jvmlab.experiment.store import OK, REJECTED, Store, TrialOutcome, TrialRow
+from jvmlab.report.experiment_view import plan_renderable, results_renderable
+
+EXIT_TRIALS_FAILED = 1
+RESULTS_NOTE = "means over successful trials, ± coefficient of variation"
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    spec: Path
+    db: str | None = None
+    runs: Path = Path("runs")
+    dry_run: bool = False
+    resume: bool = False
+    allow_rejected: bool = False
+
+
+class BarProgress:
+    """A rich progress bar over the whole plan, with the running trial and its latest workload metric."""
+
+    def __init__(self, console: Console, spec: ExperimentSpec):
+        self.console = console
+        self.spec_metric = spec.workload.metric
+        self.bar = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        )
+        self.task = self.bar.add_task("starting", total=None)
+        self.current = ""
+
+    def trial_started(self, trial: TrialRow, done: int, total: int) -> None:
+        self.current = trial.key
+        self.bar.update(self.task, total=total, completed=done, description=trial.key)
+
+    def metric(self, t_s: float, value: float) -> None:
+        m = self.spec_metric
+        if m is not None:
+            unit = f" {m.unit}" if m.unit else ""
+            self.bar.update(
+                self.task, description=f"{self.current}  {m.name} {value:,.1f}{unit} @ {t_s:.0f} s"
+            )
+
+    def trial_finished(self, trial: TrialRow, outcome: TrialOutcome, done: int, total: int) -> None:
+        self.bar.update(self.task, completed=done)
+        style = "green" if outcome.state == OK else "red"
+        detail = f" ({outcome.reason})" if outcome.reason else ""
+        elapsed = f" in {outcome.elapsed_s:.1f} s" if outcome.elapsed_s is not None else ""
+        self.console.print(
+            f"[{style}]{outcome.state}[/{style}] {trial.key}{elapsed}{detail}", highlight=False
+        )
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt  # SIGTERM ends the running trial's processes the way Ctrl-C does
+
+
+def run(options: RunOptions) -> int:
+    spec = load_spec(options.spec)
+    text = options.spec.read_text()
+    console = stdout_console()
+    with console.status("checking the flags on every JDK"):
+        plan: Plan = make_plan(spec, jdks.resolve, jdks.check)
+    store_url = options.db or "jvmlab.db"
+    print_renderables([plan_renderable(plan, store_url=store_url)])
+    if plan.rejected and not options.allow_rejected:
+        raise rejection_error(plan)
+    if options.dry_run:
+        return 0
+    store = Store.open(options.db)
+    progress = BarProgress(console, spec)
+    runner = Runner(store, options.runs, jdks.classes_for(spec), progress, options.allow_rejected)
+    experiment = runner.resumable(plan, text) if options.resume else runner.start(plan, text)
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        with progress.bar:
+            trials = runner.run(experiment, plan)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        store.close()
+    title = f"experiment {experiment} ({spec.name}): {RESULTS_NOTE}"
+    print_renderables([results_renderable(title, variant_results(trials), spec.workload.metric)])
+    failed = [t for t in trials if t.state not in (OK, REJECTED)]
+    return EXIT_TRIALS_FAILED if failed else 0
+
+
+def results(ref: str | None, db: str | None, as_json: bool) -> None:
+    store = Store.open(db)
+    try:
+        exp = store.experiment(ref) if ref else store.latest_experiment()
+        if exp is None:
+            what = f"experiment {ref!r}" if ref else "any experiment"
+            raise JvmLabError(f"{db or 'jvmlab.db'} holds no {what}; `jvmlab run SPEC` makes one")
+        trials = store.trials(exp.id)
+        rows = variant_results(trials)
+        metric = ExperimentSpec.model_validate(exp.spec).workload.metric if exp.spec else None
+    finally:
+        store.close()
+    if as_json:
+        import json
+        from dataclasses import asdict
+
+        doc: dict[str, Any] = {
+            "format_version": 1,
+            "experiment": {"id": exp.id, "name": exp.name, "status": exp.status, "run_dir": exp.run_dir},
+            "variants": [asdict(r) for r in rows],
+        }
+        print_text(json.dumps(doc, indent=2))
+        return
+    title = f"experiment {exp.id} ({exp.name}, {exp.status}): {RESULTS_NOTE}"
+    print_renderables([results_renderable(title, rows, metric)])
