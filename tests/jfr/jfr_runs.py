@@ -22,9 +22,9 @@ from pathlib import Path
 
 import jvmlab
 import polars as pl
-from jvmlab.demo import WORKLOAD_CLASS
 from jvmlab.jdk import Jdk, installed_jdks
 from jvmlab.jdk.launch import run_jvm, xlog_file_option
+from jvmlab.workloads import GC_CHURN as WORKLOAD_CLASS
 from jvmlab.workloads import classes_dir
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

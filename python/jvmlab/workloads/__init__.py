@@ -12,6 +12,8 @@ from pathlib import Path
 from jvmlab.errors import JvmLabError
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
+GC_CHURN = "jvmlab.workloads.GcChurn"
+CHUNKGEN = "jvmlab.workloads.ChunkGen"
 
 
 def classes_dir(required: str = "GcChurn") -> Path:
