@@ -88,6 +88,8 @@ def variant_results(trials: Sequence[TrialRow]) -> list[VariantResult]:
         reasons = sorted({t.reason for t in rows if t.state != OK and t.reason})
         figures = {name: Figure.of([read(t) for t in ok]) for name, read in FIGURES.items()}
         out.append(
-            VariantResult(variant, rows[0].jdk, rows[0].flag_set, len(rows), len(ok), states, reasons, figures)
+            VariantResult(
+                variant, rows[0].jdk, rows[0].flag_set, len(rows), len(ok), states, reasons, figures
+            )
         )
     return out

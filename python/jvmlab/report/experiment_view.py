@@ -24,10 +24,16 @@ def plan_renderable(plan: Any, *, store_url: str) -> RenderableType:
     for v in plan.variants:
         verdict = plan.verdicts[v.key]
         jdk = plan.jdks[v.jdk]
-        said = Text("accepted", style="green") if verdict.accepted else Text(verdict.message or "rejected", "red")
+        said = (
+            Text("accepted", style="green")
+            if verdict.accepted
+            else Text(verdict.message or "rejected", "red")
+        )
         if verdict.accepted and verdict.warnings:
             said = Text("accepted, warns: " + "; ".join(verdict.warnings), style="yellow")
-        table.add_row(v.key, f"{jdk.version} ({getattr(jdk, 'vendor', '') or ''})", " ".join(v.flags) or "—", said)
+        table.add_row(
+            v.key, f"{jdk.version} ({getattr(jdk, 'vendor', '') or ''})", " ".join(v.flags) or "—", said
+        )
     order = ", ".join(t.key for t in plan.trials[:6]) + (" ..." if len(plan.trials) > 6 else "")
     head = Text.assemble(
         (f"{spec.name}", "bold"),
