@@ -10,6 +10,7 @@ import typer
 
 from jvmlab import __version__
 from jvmlab.cli.gc import gc_app
+from jvmlab.cli.jdks import jdks_app
 from jvmlab.cli.output import print_error
 from jvmlab.errors import JvmLabError
 
@@ -24,6 +25,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(gc_app, name="gc")
+app.add_typer(jdks_app, name="jdks")
 
 
 def _show_version(value: bool) -> None:
