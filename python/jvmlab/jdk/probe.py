@@ -13,7 +13,7 @@ import json
 import os
 import threading
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from jvmlab.jdk.launch import JvmOutput, capture_jvm
 from jvmlab.jdk.model import Collector, CollectorMode, major_of
 from jvmlab.jdk.vendors import read_release, vm_kind
 
-PROBE_VERSION = 1  # bump when the probe's output changes: older cache entries are ignored
+PROBE_VERSION = 2  # bump when the probe's output changes: older cache entries are ignored
 DEFAULT_TIMEOUT_S = 30.0
 UNLOCK_EXPERIMENTAL = "-XX:+UnlockExperimentalVMOptions"
 MAIN_PROBE_ARGS = ("-XshowSettings:properties", UNLOCK_EXPERIMENTAL, "-XX:+PrintFlagsFinal", "-version")
@@ -40,8 +40,11 @@ HOTSPOT_COLLECTORS = (
 OPENJ9_POLICIES = ("gencon", "balanced", "optthruput", "optavgpause", "metronome", "nogc")
 _KEPT_PROPERTY_PREFIXES = ("java.", "os.", "jdk.", "sun.arch", "sun.management")
 _EXPERIMENTAL_HINTS = ("experimental", "UnlockExperimentalVMOptions")
-# JVMs started at once by probes in this process (each `-version` is mostly CPU-bound start-up).
-_JVM_SLOTS = threading.BoundedSemaphore(max(2, os.cpu_count() or 2))
+# JVMs started at once by probes in this process: a `-version` start waits on memory set-up more than it
+# computes (0.1 s CPU in 0.1-0.3 s), so twice the CPUs.
+_JVM_SLOTS = threading.BoundedSemaphore(2 * (os.cpu_count() or 1))
+# Trials skip the hsperfdata file (it does not change which collectors start, and halves some start times).
+NO_PERF_DATA = "-XX:-UsePerfData"
 
 
 class ProbeError(Exception):
@@ -167,14 +170,22 @@ def _probe(home: Path, timeout_s: float) -> dict[str, Any]:
 # ---- collectors --------------------------------------------------------------------------------------------
 
 
-def _try_flags(java: Path, flags: tuple[str, ...], timeout_s: float) -> tuple[tuple[str, ...], JvmOutput]:
-    """Starts `java <flags> -version`; when the JVM asks for UnlockExperimentalVMOptions, again with it."""
-    out = run_java(java, [*flags, "-version"], timeout_s)
-    needs_unlock = out.returncode not in (0, None) and any(h in out.stderr for h in _EXPERIMENTAL_HINTS)
-    if needs_unlock and UNLOCK_EXPERIMENTAL not in flags:
-        flags = (UNLOCK_EXPERIMENTAL, *flags)
-        out = run_java(java, [*flags, "-version"], timeout_s)
-    return flags, out
+@dataclass(frozen=True)
+class _Trials:
+    """Trial starts of one java: `quiet` options go first and are not part of the flags reported."""
+
+    java: Path
+    timeout_s: float
+    quiet: tuple[str, ...] = ()
+
+    def start(self, flags: tuple[str, ...]) -> tuple[tuple[str, ...], JvmOutput]:
+        """Starts `java <flags> -version`; if the JVM asks for UnlockExperimentalVMOptions, again with it."""
+        out = run_java(self.java, [*self.quiet, *flags, "-version"], self.timeout_s)
+        needs_unlock = out.returncode not in (0, None) and any(h in out.stderr for h in _EXPERIMENTAL_HINTS)
+        if needs_unlock and UNLOCK_EXPERIMENTAL not in flags:
+            flags = (UNLOCK_EXPERIMENTAL, *flags)
+            out = run_java(self.java, [*self.quiet, *flags, "-version"], self.timeout_s)
+        return flags, out
 
 
 def _outcome(out: JvmOutput, timeout_s: float) -> tuple[bool, str, bool]:
@@ -193,6 +204,7 @@ def _outcome(out: JvmOutput, timeout_s: float) -> tuple[bool, str, bool]:
 def _hotspot_collectors(
     java: Path, table: Mapping[str, FlagValue], major: int, timeout_s: float
 ) -> list[Collector]:
+    trials = _Trials(java, timeout_s, (NO_PERF_DATA,) if "UsePerfData" in table else ())
     collectors = []
     for name, flag, missing in HOTSPOT_COLLECTORS:
         if flag not in table:
@@ -200,17 +212,17 @@ def _hotspot_collectors(
             continue
         experimental = "experimental" in table[flag].kinds
         wanted = (UNLOCK_EXPERIMENTAL, f"-XX:+{flag}") if experimental else (f"-XX:+{flag}",)
-        flags, out = _try_flags(java, wanted, timeout_s)
+        flags, out = trials.start(wanted)
         usable, note, deprecated = _outcome(out, timeout_s)
         collector = Collector(name, usable, flags, UNLOCK_EXPERIMENTAL in flags, deprecated, note)
         if usable and name in ("ZGC", "Shenandoah"):
-            collector = _with_modes(java, collector, table, major, timeout_s)
+            collector = _with_modes(trials, collector, table, major)
         collectors.append(collector)
     return collectors
 
 
 def _with_modes(
-    java: Path, collector: Collector, table: Mapping[str, FlagValue], major: int, timeout_s: float
+    trials: _Trials, collector: Collector, table: Mapping[str, FlagValue], major: int
 ) -> Collector:
     """ZGC: single-generation and/or generational (ZGenerational on 21-23, the only mode on 24+).
     Shenandoah: its default ShenandoahGCMode (satb) and whether `generational` starts (24+)."""
@@ -230,7 +242,7 @@ def _with_modes(
         if default.name == "generational":
             return _replace_modes(collector, (default,))
         other_name, other = "generational", (*base, "-XX:ShenandoahGCMode=generational")
-    flags, out = _try_flags(java, other, timeout_s)
+    flags, out = trials.start(other)
     extra = (CollectorMode(other_name, flags, False),) if out.returncode == 0 else ()
     return _replace_modes(collector, (default, *extra))
 
@@ -243,7 +255,7 @@ def _openj9_collectors(java: Path, timeout_s: float) -> list[Collector]:
     """OpenJ9 has GC policies instead of HotSpot's collectors (-Xgcpolicy:gencon is the default)."""
     collectors = []
     for policy in OPENJ9_POLICIES:
-        flags, out = _try_flags(java, (f"-Xgcpolicy:{policy}",), timeout_s)
+        flags, out = _Trials(java, timeout_s).start((f"-Xgcpolicy:{policy}",))
         usable, note, deprecated = _outcome(out, timeout_s)
         collectors.append(Collector(policy, usable, flags, False, deprecated, note))
     return collectors
