@@ -82,6 +82,12 @@ def test_check_accepted_with_ergonomics(cli, jdk17):
     assert row.split()[1:5] == ["accepted", "Serial", "256M/256M", "85.3M/85.3M"]
 
 
+def test_check_without_double_dash(cli, jdk17):
+    run = cli("jdks", "check", "-XX:+UseSerialGC", "--jdk", jdk17.name, "-Xmx64m", "-cp", "/tmp", "--json")
+    assert run.code == 0
+    assert json.loads(run.out)["checks"][0]["flags"] == ["-XX:+UseSerialGC", "-Xmx64m", "-cp", "/tmp"]
+
+
 def test_check_warnings_are_listed(cli, jdk17):
     run = cli("jdks", "check", "--jdk", jdk17.name, "--", "-XX:+UseBiasedLocking")
     assert run.code == 0 and "warnings" in run.out
@@ -116,7 +122,7 @@ def test_check_json(cli, jdk17, jdk25):
 
 def test_check_usage_errors(cli, jdk17):
     run = cli("jdks", "check", "--jdk", jdk17.name)
-    assert run.code == 2 and "give the flags to check after `--`" in run.err
+    assert run.code == 2 and "give the flags to check (jvmlab jdks check -- -Xmx1g)" in run.err
     run = cli("jdks", "check", "--jdk", "temurin-99", "--", "-Xmx1g")
     assert run.code == 2 and "no JDK matches 'temurin-99'" in run.err and jdk17.name in run.err
     run = cli("jdks", "check", "--jdk", jdk17.name, "--", "-Xmx1g", "Main")

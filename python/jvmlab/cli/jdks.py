@@ -100,17 +100,19 @@ def _flag_sets(flags_options: list[str], argv_flags: list[str]) -> dict[str, lis
     if argv_flags:
         sets[" ".join(argv_flags)] = list(argv_flags)
     if not sets:
-        raise UsageError(
-            'give the flags to check after `--` (jvmlab jdks check -- -Xmx1g) or with --flags "..."'
-        )
+        raise UsageError('give the flags to check (jvmlab jdks check -- -Xmx1g) or a set with --flags "..."')
     return sets
 
 
-@jdks_app.command("check", context_settings={"allow_interspersed_args": False})
+@jdks_app.command("check", context_settings={"ignore_unknown_options": True})
 def check(
     flags: Annotated[
         list[str] | None,
-        typer.Argument(metavar="-- FLAG...", help="JVM options to check, after `--`.", show_default=False),
+        typer.Argument(
+            metavar="[--] FLAG...",
+            help="JVM options to check; after `--` nothing is read as a jvmlab option.",
+            show_default=False,
+        ),
     ] = None,
     jdk: Annotated[
         list[str] | None,
@@ -133,8 +135,7 @@ def check(
     ] = True,
     timeout_s: TimeoutS = 60.0,
 ) -> None:
-    """Start each JDK with the flags (`java FLAGS -XX:+PrintFlagsFinal -version`): accepted or rejected, the
-    JVM's warnings, and the ergonomics in force. Exit code 2 when any combination is rejected."""
+    """Start each JDK with the flags: accepted or not, its warnings, the ergonomics; exit 2 if rejected."""
     from jvmlab.jdk.flags import check_matrix
     from jvmlab.jdk.select import select_jdks
     from jvmlab.report.jdks_view import check_document, check_view
