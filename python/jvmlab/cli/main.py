@@ -11,6 +11,7 @@ import typer
 from jvmlab import __version__
 from jvmlab.cli.experiments import results_command, run_command
 from jvmlab.cli.gc import gc_app
+from jvmlab.cli.jdks import jdks_app
 from jvmlab.cli.output import print_error
 from jvmlab.errors import JvmLabError
 
@@ -25,6 +26,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(gc_app, name="gc")
+app.add_typer(jdks_app, name="jdks")
 app.command("run")(run_command)
 app.command("results")(results_command)
 

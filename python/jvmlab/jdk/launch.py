@@ -15,6 +15,22 @@ _KILL_GRACE_S = 5.0
 
 
 @dataclass(frozen=True)
+class JvmOutput:
+    """What a short JVM run printed (`java ... -version`): decoded stdout and stderr, exit status.
+
+    returncode is None when it timed out (and was killed) or could not be started (`error` says why).
+    """
+
+    argv: tuple[str, ...]
+    returncode: int | None
+    stdout: str
+    stderr: str
+    timed_out: bool
+    elapsed_s: float
+    error: str | None = None
+
+
+@dataclass(frozen=True)
 class JvmRun:
     """The outcome of one JVM process: a timeout is a state, not an exception."""
 
@@ -61,6 +77,39 @@ def run_jvm(
     finally:
         kill_tree(proc)
     return JvmRun(tuple(argv), proc.returncode, timed_out, time.monotonic() - start)
+
+
+def capture_jvm(argv: Sequence[str], *, timeout_s: float) -> JvmOutput:
+    """Runs argv (a list, never a shell) with its output captured; on timeout kills its whole process group,
+    so a child that keeps the pipes open cannot hang us."""
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+    except OSError as e:
+        return JvmOutput(tuple(argv), None, "", "", False, 0.0, f"cannot run {argv[0]}: {e.strerror or e}")
+    timed_out = False
+    try:
+        out, err = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        kill_tree(proc)
+        out, err = proc.communicate()
+    finally:
+        kill_tree(proc)
+    return JvmOutput(
+        tuple(argv),
+        None if timed_out else proc.returncode,
+        out.decode(errors="replace"),
+        err.decode(errors="replace"),
+        timed_out,
+        time.monotonic() - start,
+    )
 
 
 def xlog_file_option(selection: str, path: str | Path, decorators: str) -> str:

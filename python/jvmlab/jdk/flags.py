@@ -1,0 +1,246 @@
+"""Does this JDK accept these JVM options, what does it warn about, and what ergonomics result?
+
+`check_flags(jdk, flags)` starts `java <flags> -XX:+PrintFlagsFinal -version` (HotSpot; OpenJ9 has no flag
+table, so there only `java <flags> -version` and no ergonomics) with a timeout and returns a FlagCheck:
+accepted or not, the JVM's own error and warnings, the key ergonomic values and the whole flag table.
+Flags are argv items, never a shell string. `check_matrix` runs JDKs x flag sets on a small pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from jvmlab.errors import UsageError
+from jvmlab.jdk.jvm_output import FlagValue, parse_flags_final, split_messages, warnings_in
+from jvmlab.jdk.launch import JvmOutput
+from jvmlab.jdk.model import Jdk
+from jvmlab.jdk.probe import run_java
+
+DEFAULT_TIMEOUT_S = 60.0
+MATRIX_WORKERS = 2
+PRINT_FLAGS = ("-XX:+PrintFlagsFinal", "-version")
+# Use*GC flags -> collector, most specific first (JDK 8 Parallel sets UseParallelGC and UseParallelOldGC).
+COLLECTOR_FLAGS = (
+    ("UseEpsilonGC", "Epsilon"),
+    ("UseShenandoahGC", "Shenandoah"),
+    ("UseZGC", "ZGC"),
+    ("UseConcMarkSweepGC", "CMS"),
+    ("UseG1GC", "G1"),
+    ("UseParallelGC", "Parallel"),
+    ("UseParallelOldGC", "Parallel"),
+    ("UseSerialGC", "Serial"),
+)
+# Options that make `java` do something else than start a VM and print its flags (or run a program).
+LAUNCHER_ACTIONS = frozenset(
+    ("-jar", "-m", "--module", "-version", "--version", "-help", "-h", "-?", "--help", "--help-extra", "-X",
+     "--list-modules", "--describe-module", "-d", "--validate-modules", "--dry-run", "--source")
+)  # fmt: skip
+# Options whose value is the next argv item.
+TAKES_VALUE = frozenset(
+    ("-cp", "-classpath", "--class-path", "-p", "--module-path", "--upgrade-module-path", "--add-modules",
+     "--add-opens", "--add-exports", "--add-reads", "--patch-module", "--limit-modules",
+     "--enable-native-access")
+)  # fmt: skip
+OPENJ9_NOTE = (
+    "OpenJ9 has no -XX:+PrintFlagsFinal, so ergonomic values are not available; it also ignores unknown "
+    "-XX: options unless -XX:-IgnoreUnrecognizedXXColonOptions is given"
+)
+
+
+@dataclass(frozen=True)
+class Ergonomics:
+    """The values in force once the JVM applied the flags and its ergonomics (None: not in this JVM)."""
+
+    collector: str | None
+    collector_mode: str | None
+    initial_heap_size_bytes: int | None
+    max_heap_size_bytes: int | None
+    new_size_bytes: int | None
+    max_new_size_bytes: int | None
+    old_size_bytes: int | None
+    parallel_gc_threads: int | None
+    conc_gc_threads: int | None
+    g1_heap_region_size_bytes: int | None
+    reserved_code_cache_size_bytes: int | None
+    initial_code_cache_size_bytes: int | None
+    max_metaspace_size_bytes: int | None
+    use_compressed_oops: bool | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+# Ergonomics field -> PrintFlagsFinal name.
+ERGONOMIC_FLAGS = {
+    "initial_heap_size_bytes": "InitialHeapSize",
+    "max_heap_size_bytes": "MaxHeapSize",
+    "new_size_bytes": "NewSize",
+    "max_new_size_bytes": "MaxNewSize",
+    "old_size_bytes": "OldSize",
+    "parallel_gc_threads": "ParallelGCThreads",
+    "conc_gc_threads": "ConcGCThreads",
+    "g1_heap_region_size_bytes": "G1HeapRegionSize",
+    "reserved_code_cache_size_bytes": "ReservedCodeCacheSize",
+    "initial_code_cache_size_bytes": "InitialCodeCacheSize",
+    "max_metaspace_size_bytes": "MaxMetaspaceSize",
+}
+
+
+@dataclass(frozen=True)
+class FlagCheck:
+    """One JDK x one flag set. accepted: exit code 0 and a JVM was created (HotSpot printed its flags).
+
+    errors: the JVM's own error lines when rejected (e.g. "Unrecognized VM option 'UseConcMarkSweepGC'",
+    "Error: Could not create the Java Virtual Machine."). warnings: what it warned about, accepted or not.
+    flag_table: every -XX:+PrintFlagsFinal row (name, value, origin), for storage with a run.
+    """
+
+    jdk_name: str
+    jdk_home: Path
+    jdk_version: str
+    jdk_major: int
+    label: str
+    flags: tuple[str, ...]
+    argv: tuple[str, ...]
+    accepted: bool
+    returncode: int | None
+    timed_out: bool
+    errors: tuple[str, ...]
+    warnings: tuple[str, ...]
+    ergonomics: Ergonomics | None
+    flag_table: tuple[FlagValue, ...]
+    note: str
+    elapsed_s: float
+
+    @property
+    def error(self) -> str | None:
+        return " ".join(self.errors) if self.errors else None
+
+    def flag(self, name: str) -> FlagValue | None:
+        return next((f for f in self.flag_table if f.name == name), None)
+
+    def to_dict(self, *, with_table: bool = True) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "jdk": self.jdk_name,
+            "jdk_home": str(self.jdk_home),
+            "jdk_version": self.jdk_version,
+            "jdk_major": self.jdk_major,
+            "label": self.label,
+            "flags": list(self.flags),
+            "argv": list(self.argv),
+            "accepted": self.accepted,
+            "returncode": self.returncode,
+            "timed_out": self.timed_out,
+            "errors": list(self.errors),
+            "warnings": list(self.warnings),
+            "ergonomics": self.ergonomics.to_dict() if self.ergonomics else None,
+            "note": self.note,
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+        if with_table:
+            d["flag_table"] = {f.name: f.to_dict() for f in self.flag_table}
+        return d
+
+
+def validate_flags(flags: Sequence[str]) -> tuple[str, ...]:
+    """The flags as an argv tuple; raises UsageError for anything but JVM options (a class name or -jar
+    would run a program)."""
+    items = tuple(flags)
+    for i, item in enumerate(items):
+        if item in LAUNCHER_ACTIONS:
+            raise UsageError(f"{item!r} is a launcher action, not a JVM option; give only options to check")
+        after_value_option = i > 0 and items[i - 1] in TAKES_VALUE
+        if not item.startswith("-") and not after_value_option:
+            raise UsageError(
+                f"{item!r} is not a JVM option (options start with '-'); give only the options to check, "
+                "e.g. -Xmx2g -XX:+UseG1GC"
+            )
+    return items
+
+
+def _collector(table: Mapping[str, FlagValue]) -> tuple[str | None, str | None]:
+    name = next((gc for flag, gc in COLLECTOR_FLAGS if flag in table and table[flag].as_bool()), None)
+    if name == "ZGC":
+        generational = table.get("ZGenerational")
+        if generational is None:
+            return name, None
+        return name, "generational" if generational.as_bool() else "single-generation"
+    if name == "Shenandoah" and "ShenandoahGCMode" in table:
+        return name, table["ShenandoahGCMode"].value
+    return name, None
+
+
+def ergonomics_of(table: Sequence[FlagValue], major: int | None = None) -> Ergonomics:
+    """The key values of a flag table (the collector from the Use*GC flag that is true)."""
+    by_name = {f.name: f for f in table}
+    collector, mode = _collector(by_name)
+    if collector == "ZGC" and mode is None and major is not None:
+        mode = "generational" if major >= 24 else "single-generation"
+    values = {
+        field: by_name[flag].as_int() if flag in by_name else None for field, flag in ERGONOMIC_FLAGS.items()
+    }
+    oops = by_name.get("UseCompressedOops")
+    return Ergonomics(collector, mode, **values, use_compressed_oops=oops.as_bool() if oops else None)
+
+
+def _result(jdk: Jdk, label: str, flags: tuple[str, ...], out: JvmOutput, openj9: bool) -> FlagCheck:
+    warnings, errors = split_messages(out.stderr)
+    warnings += [w for w in warnings_in(out.stdout) if w not in warnings]
+    table = () if openj9 else parse_flags_final(out.stdout)
+    created = out.returncode == 0 and (openj9 or bool(table))
+    if out.timed_out:
+        errors = [
+            f"the JVM did not finish `-version` within the timeout ({out.elapsed_s:.0f} s) and was killed"
+        ]
+    elif out.error is not None:
+        errors = [out.error]
+    elif out.returncode == 0 and not created:
+        errors = errors or ["the JVM exited 0 but printed no flag table"]
+    return FlagCheck(
+        jdk_name=jdk.name,
+        jdk_home=jdk.home,
+        jdk_version=jdk.version,
+        jdk_major=jdk.major,
+        label=label,
+        flags=flags,
+        argv=out.argv,
+        accepted=created,
+        returncode=out.returncode,
+        timed_out=out.timed_out,
+        errors=tuple(errors) if not created else (),
+        warnings=tuple(warnings),
+        ergonomics=ergonomics_of(table, jdk.major) if table else None,
+        flag_table=table,
+        note=OPENJ9_NOTE if openj9 else "",
+        elapsed_s=out.elapsed_s,
+    )
+
+
+def check_flags(
+    jdk: Jdk, flags: Sequence[str], *, label: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S
+) -> FlagCheck:
+    """Starts `java <flags> -XX:+PrintFlagsFinal -version` on `jdk` and reads what it said."""
+    argv_flags = validate_flags(flags)
+    openj9 = jdk.vm == "OpenJ9"
+    extra = ("-version",) if openj9 else PRINT_FLAGS
+    out = run_java(jdk.java, [*argv_flags, *extra], timeout_s)
+    return _result(jdk, label if label is not None else " ".join(argv_flags), argv_flags, out, openj9)
+
+
+def check_matrix(
+    jdks: Sequence[Jdk],
+    flag_sets: Mapping[str, Sequence[str]],
+    *,
+    workers: int = MATRIX_WORKERS,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+) -> list[FlagCheck]:
+    """Every JDK x every named flag set, `workers` JVMs at a time; results in JDK order, then set order."""
+    for flags in flag_sets.values():
+        validate_flags(flags)
+    jobs = [(jdk, label, tuple(flags)) for jdk in jdks for label, flags in flag_sets.items()]
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        return list(pool.map(lambda j: check_flags(j[0], j[2], label=j[1], timeout_s=timeout_s), jobs))

