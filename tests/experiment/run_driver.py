@@ -3,11 +3,11 @@ as a separate process that the tests interrupt or kill -9."""
 
 from __future__ import annotations
 
-import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from jvmlab.experiment import interrupt
 from jvmlab.experiment.run import FlagVerdict, Runner, make_plan
 from jvmlab.experiment.spec import parse_spec
 from jvmlab.experiment.store import Store
@@ -83,6 +83,6 @@ def main(db: str, root: str, ticks: str, resume: str) -> None:
 
 
 if __name__ == "__main__":
-    # Started from a background job, SIGINT may be inherited as ignored: the tests send it on purpose.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    # As the CLI does (and a background job may have inherited SIGINT as ignored: the tests send it).
+    interrupt.install()
     main(*sys.argv[1:])

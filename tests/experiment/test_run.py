@@ -79,7 +79,11 @@ def driver(tmp_path: Path, ticks: int, resume: bool = False) -> subprocess.Popen
     ]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     return subprocess.Popen(
-        [*argv, "resume" if resume else "new"], stdout=subprocess.PIPE, text=True, env=env
+        [*argv, "resume" if resume else "new"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
 
 
@@ -123,7 +127,7 @@ def test_resume_after_jvmlab_dies_loses_and_redoes_nothing(tmp_path, how):
     proc = driver(tmp_path, ticks=8)
     before = wait_for_trials(tmp_path / "db.sqlite", finished=2)
     proc.send_signal(signal.SIGKILL if how == "kill -9" else signal.SIGINT)
-    proc.wait(timeout=30)
+    _, stderr = proc.communicate(timeout=30)
     assert no_workload_left(tmp_path), "a workload process outlived jvmlab"
     store = Store.open(str(tmp_path / "db.sqlite"))
     exp = store.latest_experiment("fake")
@@ -132,7 +136,7 @@ def test_resume_after_jvmlab_dies_loses_and_redoes_nothing(tmp_path, how):
     assert len(finished_before) >= 2
     if how == "ctrl-c":
         assert "running" not in {s for s, _ in at_stop.values()}  # the interrupted trial went back to pending
-        assert exp.status == "interrupted"
+        assert exp.status == "interrupted", stderr
     resumed = driver(tmp_path, ticks=8, resume=True)
     out, _ = resumed.communicate(timeout=120)
     assert resumed.returncode == 0 and f"experiment {exp.id}" in out

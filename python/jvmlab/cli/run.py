@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-import signal
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 from rich.console import Console
@@ -22,7 +20,7 @@ from rich.progress import (
 
 from jvmlab.cli.output import print_renderables, print_text, stdout_console
 from jvmlab.errors import JvmLabError
-from jvmlab.experiment import jdks
+from jvmlab.experiment import interrupt, jdks
 from jvmlab.experiment.results import variant_results
 from jvmlab.experiment.run import Plan, Runner, make_plan, rejection_error
 from jvmlab.experiment.spec import ExperimentSpec, load_spec
@@ -85,10 +83,6 @@ class BarProgress:
         )
 
 
-def _terminate(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt  # SIGTERM ends the running trial's processes the way Ctrl-C does
-
-
 def run(options: RunOptions) -> int:
     spec = load_spec(options.spec)
     text = options.spec.read_text()
@@ -105,12 +99,12 @@ def run(options: RunOptions) -> int:
     progress = BarProgress(console, spec)
     runner = Runner(store, options.runs, jdks.classes_for(spec), progress, options.allow_rejected)
     experiment = runner.resumable(plan, text) if options.resume else runner.start(plan, text)
-    previous = signal.signal(signal.SIGTERM, _terminate)
+    restore = interrupt.install()  # SIGTERM ends the running trial the way Ctrl-C does
     try:
         with progress.bar:
             trials = runner.run(experiment, plan)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        restore()
         store.close()
     title = f"experiment {experiment} ({spec.name}): {RESULTS_NOTE}"
     print_renderables([results_renderable(title, variant_results(trials), spec.workload.metric)])
@@ -123,8 +117,8 @@ def results(ref: str | None, db: str | None, as_json: bool) -> None:
     try:
         exp = store.experiment(ref) if ref else store.latest_experiment()
         if exp is None:
-            what = f"experiment {ref!r}" if ref else "any experiment"
-            raise JvmLabError(f"{db or 'jvmlab.db'} holds no {what}; `jvmlab run SPEC` makes one")
+            what = f"no experiment {ref!r}" if ref else "no experiment"
+            raise JvmLabError(f"{db or 'jvmlab.db'} holds {what}; `jvmlab run SPEC` makes one")
         trials = store.trials(exp.id)
         rows = variant_results(trials)
         metric = ExperimentSpec.model_validate(exp.spec).workload.metric if exp.spec else None

@@ -75,9 +75,9 @@ def _cpu(t: TrialRow) -> float | None:
 
 
 def variant_results(trials: Sequence[TrialRow]) -> list[VariantResult]:
-    """One result per variant, in order of first appearance in the plan."""
+    """One result per variant, by JDK, then flag set."""
     by_variant: dict[str, list[TrialRow]] = {}
-    for t in sorted(trials, key=lambda t: t.position):
+    for t in sorted(trials, key=lambda t: (t.jdk, t.flag_set, t.position)):
         by_variant.setdefault(t.variant, []).append(t)
     out = []
     for variant, rows in by_variant.items():

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from jvmlab.errors import JvmLabError
-from jvmlab.experiment import environment
+from jvmlab.experiment import environment, interrupt
 from jvmlab.experiment.planner import PlannedTrial, Variant, plan, variants
 from jvmlab.experiment.spec import ExperimentSpec
 from jvmlab.experiment.store import PENDING, REJECTED, Store, TrialOutcome, TrialRow
@@ -80,7 +80,7 @@ class Plan:
 
     spec: ExperimentSpec
     jdks: dict[str, Any]
-    verdicts: dict[str, FlagVerdict]  # by variant key
+    verdicts: dict[str, FlagVerdict]  # by variant key, in matrix order (JDKs, then flag sets)
     trials: list[PlannedTrial]
 
     @property
@@ -89,10 +89,9 @@ class Plan:
 
     @property
     def variants(self) -> list[Variant]:
-        seen: dict[str, Variant] = {}
-        for t in self.trials:
-            seen.setdefault(t.variant.key, t.variant)
-        return list(seen.values())
+        """In matrix order: JDKs as resolved, flag sets as in the spec."""
+        by_key = {t.variant.key: t.variant for t in self.trials}
+        return [by_key[key] for key in self.verdicts]
 
 
 def make_plan(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> Plan:
@@ -211,6 +210,7 @@ class Runner:
                     self.store.reject_trial(trial.id, verdict.message or "flags rejected by the JVM")
                 else:
                     self._run_one(exp.run_dir, trial, p, verdict, done, total)
+                interrupt.check()
                 done += 1
                 if p.spec.trial.cooldown_s and i < len(todo) - 1:
                     time.sleep(p.spec.trial.cooldown_s)

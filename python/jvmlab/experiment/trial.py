@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from jvmlab.errors import JvmLabError
-from jvmlab.experiment import telemetry
+from jvmlab.experiment import interrupt, telemetry
 from jvmlab.experiment.command import build_argv, fill
 from jvmlab.experiment.process import end_tree, spawn
 from jvmlab.experiment.sampler import ProcessSampler
@@ -191,6 +191,7 @@ def run_trial(
     reported = 0
     try:
         while proc.poll() is None:
+            interrupt.check()
             now = time.monotonic() - t0
             if on_metric is not None and len(watch.metric_points) > reported:
                 reported = len(watch.metric_points)

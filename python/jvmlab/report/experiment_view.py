@@ -19,8 +19,8 @@ def plan_renderable(plan: Any, *, store_url: str) -> RenderableType:
     """The plan of `jvmlab run`: per variant, the verdict of the flag check; then the order."""
     spec = plan.spec
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_justify="left")
-    for name in ("variant", "JDK", "flags", "JVM says"):
-        table.add_column(name, overflow="fold")
+    for name in ("JDK", "flag set", "version", "flags", "JVM says"):
+        table.add_column(name, overflow="fold", no_wrap=name in ("JDK", "flag set"))
     for v in plan.variants:
         verdict = plan.verdicts[v.key]
         jdk = plan.jdks[v.jdk]
@@ -62,16 +62,16 @@ def results_renderable(title: str, results: Sequence[VariantResult], metric: Any
     over the variant's successful trials, ± the coefficient of variation."""
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     unit = f" ({metric.unit})" if metric is not None and metric.unit else ""
-    columns = ["variant", "ok", "time"]
+    columns = ["JDK", "flags", "ok", "time"]
     if metric is not None:
         columns += [f"{metric.name}{unit}", "early → late"]
     columns += ["GCs", "young/min", "full", "p99 pause", "max pause", "GC interval", "overhead", "RSS peak"]
     for i, name in enumerate(columns):
-        table.add_column(name, justify="left" if i == 0 else "right", overflow="fold")
+        table.add_column(name, justify="left" if i < 2 else "right", overflow="fold", no_wrap=i < 2)
     notes: list[Text] = []
     for r in results:
         f = r.figures
-        row = [r.variant, f"{r.ok}/{r.trials}", _mean(f["elapsed_s"], units.seconds)]
+        row = [r.jdk, r.flag_set, f"{r.ok}/{r.trials}", _mean(f["elapsed_s"], units.seconds)]
         if metric is not None:
             early, late = f["metric_early"].mean, f["metric_late"].mean
             warm = units.MISSING if early is None or late is None else f"{_num(early)} → {_num(late)}"
