@@ -331,4 +331,7 @@ def load_case(case: Case) -> Loaded:
         raise RunFailed(f"{case.run.id}: jfr print failed: {record['jfr_print_error']}")
     path = log_path(run_dir, case.log)
     jfr = read_jfr_gcs(run_dir / "gc-events.json")
-    return Loaded(case, path, jvmlab.gclog.load(path), jfr, record["elapsed_s"])
+    # A verbose selection can pass the JVM's 20 MB default file size: the rotated set (x.log.0, ..., x.log)
+    # is one log, which jvmlab orders itself.
+    rotated = [path, *run_dir.glob(f"{path.name}.*")]
+    return Loaded(case, path, jvmlab.gclog.load(rotated), jfr, record["elapsed_s"])
