@@ -1,105 +1,55 @@
-"""`python -m jvmlab.demo` (`make demo`): runs the bundled GcChurn workload for a few seconds on the default
-`java` with G1 and GC logging, then prints `jvmlab gc summary` of its log.
+"""`python -m jvmlab.demo` (`make demo`): a small JDK shoot-out.
 
-The Java classes are found by `jvmlab.workloads.classes_dir()`.
+examples/jdk-shootout.toml with one repetition and a smaller world: the bundled chunkgen workload on every
+JDK jvmlab finds, with default flags and with the tuned flag set. It shows the plan (and what each JVM said
+of the flags), runs it with a progress bar, and prints the comparison per JDK x flag set: time to finish,
+chunks/s early vs late (warm-up), GC pauses and interval, peak RSS. Results go to build/demo/jvmlab.db, the
+trials' files to build/demo/runs. Sized for about 3 minutes on 2 cores with 6 JDKs.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
+import re
+import shutil
 import sys
 from pathlib import Path
 
-import polars as pl
-
-from jvmlab import gclog
 from jvmlab.errors import JvmLabError
-from jvmlab.jdk.discovery import default_jdk
-from jvmlab.jdk.launch import JvmRun, run_jvm, xlog_file_option
-from jvmlab.workloads import REPO_ROOT, classes_dir
+from jvmlab.workloads import REPO_ROOT
 
-WORKLOAD_CLASS = "jvmlab.workloads.GcChurn"
-DEMO_DURATION_S = 8
-# A mix that shows more than young pauses: humongous arrays, metaspace growth, one System.gc().
-WORKLOAD_ARGS = (
-    f"--duration-s={DEMO_DURATION_S}",
-    "--rate-mb-s=400",
-    "--live-mb=48",
-    "--humongous=0.02",
-    "--classes-per-s=400",
-    "--system-gc-s=5",
-)
-JVM_FLAGS = ("-Xmx256m", "-XX:+UseG1GC")
-LOG_SELECTION = "gc*,safepoint"
-LOG_DECORATORS = "uptime,time,level,tags"
-TIMEOUT_S = DEMO_DURATION_S + 60
+SPEC = REPO_ROOT / "examples" / "jdk-shootout.toml"
+DEMO_DIR = REPO_ROOT / "build" / "demo"
+DEMO_RADIUS = 24
+DEMO_TIMEOUT_S = 120
 
 
-def java_executable() -> str:
-    jdk = default_jdk()
-    if jdk is None:
-        raise JvmLabError("no JDK found (JAVA_HOME, java on PATH, /usr/lib/jvm): install a JDK 11 or newer")
-    return str(jdk.java)
-
-
-def workload_argv(java: str, log_path: Path) -> list[str]:
-    xlog = xlog_file_option(LOG_SELECTION, log_path, LOG_DECORATORS)
-    return [java, *JVM_FLAGS, xlog, "-cp", str(classes_dir()), WORKLOAD_CLASS, *WORKLOAD_ARGS]
-
-
-def run_workload(log_path: Path) -> JvmRun:
-    """Runs GcChurn with GC logging into log_path (replacing an older log); its output goes to ours."""
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    log_path.unlink(missing_ok=True)
-    run = run_jvm(workload_argv(java_executable(), log_path), timeout_s=TIMEOUT_S)
-    if run.timed_out:
-        raise JvmLabError(f"the workload did not finish within {TIMEOUT_S} s and was killed")
-    if run.returncode != 0:
-        raise JvmLabError(f"the workload failed with exit status {run.returncode}: {' '.join(run.argv)}")
-    return run
-
-
-def cli_available() -> bool:
-    try:
-        return importlib.util.find_spec("jvmlab.cli.main") is not None
-    except ModuleNotFoundError:
-        return False
-
-
-def cli_summary(log_path: Path) -> int:
-    """`jvmlab gc summary <log>` in a child Python, as the installed `jvmlab` script would run it."""
-    code = "import sys; from jvmlab.cli.main import main; sys.exit(main())"
-    argv = [sys.executable, "-c", code, "gc", "summary", str(log_path)]
-    return subprocess.run(argv, check=False).returncode
-
-
-def minimal_summary(log_path: Path) -> pl.DataFrame:
-    """Fallback when the CLI is not installed: pause count, total and max per kind and cause."""
-    pauses = gclog.load(log_path).events.filter(pl.col("category") == "pause")
-    return (
-        pauses.group_by("kind", "cause")
-        .agg(
-            pl.len().alias("count"),
-            pl.col("pause_ms").sum().round(3).alias("total_ms"),
-            pl.col("pause_ms").max().round(3).alias("max_ms"),
-        )
-        .sort("count", descending=True)
-    )
+def demo_spec(source: Path = SPEC, radius: int = DEMO_RADIUS) -> str:
+    """The example spec, made small: one repetition, a smaller world, a shorter timeout, no cool-down."""
+    text = source.read_text()
+    for pattern, replacement in (
+        (r'"--radius", "\d+"', f'"--radius", "{radius}"'),
+        (r"(?m)^repetitions = \d+", "repetitions = 1"),
+        (r"(?m)^timeout_s = \d+", f"timeout_s = {DEMO_TIMEOUT_S}"),
+        (r"(?m)^cooldown_s = \d+", "cooldown_s = 0"),
+        (r'(?m)^name = "jdk-shootout"', 'name = "jdk-shootout-demo"'),
+    ):
+        text, found = re.subn(pattern, replacement, text)
+        if found != 1:
+            raise JvmLabError(f"{source}: the demo expects one match of {pattern!r}, found {found}")
+    return text
 
 
 def main() -> int:
-    log_path = REPO_ROOT / "build" / "demo" / "gc.log"
+    from jvmlab.cli.run import RunOptions, run
+
+    shutil.rmtree(DEMO_DIR, ignore_errors=True)  # the last demo's results and trial folders
+    DEMO_DIR.mkdir(parents=True)
+    spec, db, runs = DEMO_DIR / "jdk-shootout-demo.toml", DEMO_DIR / "jvmlab.db", DEMO_DIR / "runs"
     try:
-        print(f"running {WORKLOAD_CLASS} for {DEMO_DURATION_S} s; GC log: {log_path}", flush=True)
-        run_workload(log_path)
-        print(f"\n$ jvmlab gc summary {log_path}", flush=True)
-        if cli_available():
-            return cli_summary(log_path)
-        print("(jvmlab.cli is not installed yet: minimal summary from the event table)")
-        with pl.Config(tbl_rows=50, tbl_hide_dataframe_shape=True):
-            print(minimal_summary(log_path))
-        return 0
+        spec.write_text(demo_spec())
+        shown = [str(p.relative_to(REPO_ROOT)) for p in (spec, db, runs)]
+        print("$ jvmlab run {} --db {} --runs {} --allow-rejected\n".format(*shown), flush=True)
+        return run(RunOptions(spec, db=str(db), runs=runs, allow_rejected=True))
     except JvmLabError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

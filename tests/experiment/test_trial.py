@@ -170,3 +170,19 @@ def test_a_workdir_template_is_copied_fresh(tmp_path):
     assert run_trial(spec, setup).state == "ok"  # a second trial sees the template, not the change
     assert (template / "world" / "level.dat").read_text() == "seed=1"
     assert "seed=1" in (setup.run_dir / "stdout.log").read_text()
+
+
+@pytest.mark.parametrize("exit_code", [0, 3])
+def test_keep_workdir_false_deletes_the_workdir_of_a_successful_trial_only(tmp_path, exit_code):
+    spec, setup = workload(
+        tmp_path,
+        f"import sys\nopen('world.dat', 'w').write('x' * 1000)\nprint('made')\nsys.exit({exit_code})\n",
+        trial={"timeout_s": 20, "keep_workdir": False},
+    )
+    out = run_trial(spec, setup)
+    workdir = setup.run_dir / "workdir"
+    if exit_code == 0:
+        assert out.state == "ok" and not workdir.exists() and "workdir" not in out.artifacts
+    else:  # kept to look into
+        assert out.state == "failed" and (workdir / "world.dat").exists() and out.artifacts["workdir"]
+    assert "made" in Path(out.artifacts["stdout"]).read_text()

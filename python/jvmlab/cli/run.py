@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -17,15 +17,16 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.text import Text
 
 from jvmlab.cli.output import print_renderables, print_text, stdout_console
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment import interrupt, jdks
-from jvmlab.experiment.results import variant_results
+from jvmlab.experiment.results import VariantResult, variant_results
 from jvmlab.experiment.run import Plan, Runner, make_plan, rejection_error
-from jvmlab.experiment.spec import ExperimentSpec, load_spec
+from jvmlab.experiment.spec import ExperimentSpec, Metric, load_spec
 from jvmlab.experiment.store import OK, REJECTED, Store, TrialOutcome, TrialRow
-from jvmlab.report.experiment_view import plan_renderable, results_renderable
+from jvmlab.report.experiment_view import plan_renderable, results_renderable, timeline_renderable
 
 EXIT_TRIALS_FAILED = 1
 RESULTS_NOTE = "means over successful trials, ± coefficient of variation"
@@ -103,13 +104,26 @@ def run(options: RunOptions) -> int:
     try:
         with progress.bar:
             trials = runner.run(experiment, plan)
+        rows = variant_results(trials, metric_series(store, trials))
     finally:
         restore()
         store.close()
     title = f"experiment {experiment} ({spec.name}): {RESULTS_NOTE}"
-    print_renderables([results_renderable(title, variant_results(trials), spec.workload.metric)])
+    print_renderables(results_view(title, rows, spec.workload.metric))
     failed = [t for t in trials if t.state not in (OK, REJECTED)]
     return EXIT_TRIALS_FAILED if failed else 0
+
+
+def metric_series(store: Store, trials: list[TrialRow]) -> dict[int, list[tuple[float, float]]]:
+    """The workload metric's stored points of every successful trial, by trial id."""
+    return {t.id: store.series(t.id, "metric") for t in trials if t.state == OK}
+
+
+def results_view(title: str, rows: list[VariantResult], metric: Metric | None) -> list[RenderableType]:
+    """The results table, then the metric over time where there is a metric."""
+    timeline = timeline_renderable(rows, metric) if metric is not None else None
+    table = results_renderable(title, rows, metric)
+    return [Group(table, Text(""), timeline)] if timeline is not None else [table]
 
 
 def results(ref: str | None, db: str | None, as_json: bool) -> None:
@@ -120,7 +134,7 @@ def results(ref: str | None, db: str | None, as_json: bool) -> None:
             what = f"no experiment {ref!r}" if ref else "no experiment"
             raise JvmLabError(f"{db or 'jvmlab.db'} holds {what}; `jvmlab run SPEC` makes one")
         trials = store.trials(exp.id)
-        rows = variant_results(trials)
+        rows = variant_results(trials, metric_series(store, trials))
         metric = ExperimentSpec.model_validate(exp.spec).workload.metric if exp.spec else None
     finally:
         store.close()
@@ -136,4 +150,4 @@ def results(ref: str | None, db: str | None, as_json: bool) -> None:
         print_text(json.dumps(doc, indent=2))
         return
     title = f"experiment {exp.id} ({exp.name}, {exp.status}): {RESULTS_NOTE}"
-    print_renderables([results_renderable(title, rows, metric)])
+    print_renderables(results_view(title, rows, metric))

@@ -4,8 +4,9 @@ several). Statistics with confidence intervals and significance come with `jvmla
 
 from __future__ import annotations
 
+import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,32 @@ class Figure:
 
 
 @dataclass(frozen=True)
+class Timeline:
+    """The workload metric over time since the trial was ready: per bin of `bin_s` seconds, the mean of the
+    readings of all the variant's successful trials in it (None where there is none)."""
+
+    bin_s: float
+    values: list[float | None]
+
+    @staticmethod
+    def of(series: Sequence[Sequence[tuple[float, float]]], most_bins: int = 40) -> Timeline | None:
+        """`series`: per trial, (seconds since ready, value) points. No more bins than one trial has
+        readings, so that bins are not emptier than the readings are sparse."""
+        end = max((t for points in series for t, _ in points), default=0.0)
+        if end <= 0:
+            return None
+        bins = min(most_bins, max(len(points) for points in series))
+        width = end / bins
+        sums, counts = [0.0] * bins, [0] * bins
+        for points in series:
+            for t, v in points:
+                i = min(bins - 1, max(0, math.ceil(t / width) - 1))  # bin i holds (i w, (i + 1) w]
+                sums[i] += v
+                counts[i] += 1
+        return Timeline(width, [total / n if n else None for total, n in zip(sums, counts, strict=True)])
+
+
+@dataclass(frozen=True)
 class VariantResult:
     variant: str
     jdk: str
@@ -39,6 +66,7 @@ class VariantResult:
     states: dict[str, int]
     reasons: list[str]
     figures: dict[str, Figure] = field(default_factory=dict)
+    timeline: Timeline | None = None
 
 
 def _get(d: dict[str, Any] | None, *path: str) -> Any:
@@ -74,8 +102,17 @@ def _cpu(t: TrialRow) -> float | None:
     return None if user is None or system is None else user + system
 
 
-def variant_results(trials: Sequence[TrialRow]) -> list[VariantResult]:
-    """One result per variant, by JDK, then flag set."""
+def since_ready(trial: TrialRow, points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """A trial's metric points from its readiness on, in seconds since then."""
+    ready = trial.ready_s or 0.0
+    return [(t - ready, v) for t, v in points if t >= ready]
+
+
+def variant_results(
+    trials: Sequence[TrialRow], metric_series: Mapping[int, Sequence[tuple[float, float]]] | None = None
+) -> list[VariantResult]:
+    """One result per variant, by JDK, then flag set. `metric_series` (trial id -> the workload metric's
+    points, as stored) gives each variant its timeline."""
     by_variant: dict[str, list[TrialRow]] = {}
     for t in sorted(trials, key=lambda t: (t.jdk, t.flag_set, t.position)):
         by_variant.setdefault(t.variant, []).append(t)
@@ -87,9 +124,13 @@ def variant_results(trials: Sequence[TrialRow]) -> list[VariantResult]:
             states[t.state] = states.get(t.state, 0) + 1
         reasons = sorted({t.reason for t in rows if t.state != OK and t.reason})
         figures = {name: Figure.of([read(t) for t in ok]) for name, read in FIGURES.items()}
+        timeline = None
+        if metric_series is not None:
+            timeline = Timeline.of([since_ready(t, metric_series.get(t.id, [])) for t in ok])
+        first = rows[0]
         out.append(
             VariantResult(
-                variant, rows[0].jdk, rows[0].flag_set, len(rows), len(ok), states, reasons, figures
+                variant, first.jdk, first.flag_set, len(rows), len(ok), states, reasons, figures, timeline
             )
         )
     return out

@@ -145,6 +145,9 @@ class Trial(Strict):
     warmup_s: float = Field(default=0.0, ge=0)
     nice: int = Field(default=0, ge=0, le=19)
     cpus: list[int] | None = None
+    # False: a successful trial's working directory (e.g. a generated world) is deleted when it ends; its
+    # logs are kept. A failed trial's is always kept, to look into.
+    keep_workdir: bool = True
 
 
 class Telemetry(Strict):

@@ -228,7 +228,11 @@ def run_trial(
         reason = _failure_reason(code, watch, launch.workdir)
     series = {"metric": metric_series(watch.metric_points, w.metric)} if w.metric else {}
     series.update(sampler.series)
-    artifacts = {"stdout": str(stdout_path), "stderr": str(stderr_path), "workdir": str(launch.workdir)}
+    artifacts = {"stdout": str(stdout_path), "stderr": str(stderr_path)}
+    if state == OK and not spec.trial.keep_workdir:
+        shutil.rmtree(launch.workdir, ignore_errors=True)
+    else:
+        artifacts["workdir"] = str(launch.workdir)
     for kind, path in (("gc_log", launch.gc_log), ("jfr", launch.jfr)):
         if path is not None and path.exists():
             artifacts[kind] = str(path)

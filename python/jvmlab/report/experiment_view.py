@@ -3,7 +3,8 @@ the trial order) and the results per variant after it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich import box
@@ -44,49 +45,103 @@ def plan_renderable(plan: Any, *, store_url: str) -> RenderableType:
     return Group(head, table, Text(f"order: {order}", style="dim"))
 
 
-def _mean(f: Figure, fmt: Any, *, spread: bool = True) -> str:
-    if f.mean is None:
-        return units.MISSING
-    text: str = fmt(f.mean)
-    if spread and f.stdev is not None and f.mean:
-        text += f" ±{abs(f.stdev / f.mean) * 100:.0f}%"
-    return text
+@dataclass(frozen=True)
+class Column:
+    """A results column: header (with its unit), the figure it shows, how, and whether with its spread."""
+
+    header: str
+    figure: str
+    fmt: Callable[[float], str]
+    spread: bool = False
+
+
+def _fixed(digits: int) -> Callable[[float], str]:
+    return lambda v: f"{v:,.{digits}f}"
 
 
 def _num(v: float) -> str:
     return f"{v:,.1f}" if abs(v) >= 10 else f"{v:.2f}"
 
 
+RESULT_COLUMNS = (
+    Column("GCs", "gc_count", _fixed(0)),
+    Column("young\n/min", "young_per_min", _fixed(1)),
+    Column("full", "full_gc_count", _fixed(1)),
+    Column("p99\nms", "pause_p99_ms", _num, spread=True),
+    Column("max\nms", "pause_max_ms", _num),
+    Column("interval\ns", "gc_interval_s", _fixed(2)),
+    Column("overhead\n%", "gc_overhead_percent", _fixed(2)),
+    Column("RSS\nMiB", "rss_peak_bytes", lambda v: f"{v / units.MIB:,.0f}"),
+)
+
+
+def _cell(f: Figure, fmt: Callable[[float], str], *, spread: bool) -> str:
+    """The mean, with the coefficient of variation (±%) where there are several trials and it is asked."""
+    if f.mean is None:
+        return units.MISSING
+    text = fmt(f.mean)
+    if spread and f.stdev is not None and f.mean:
+        text += f" ±{abs(f.stdev / f.mean) * 100:.0f}%"
+    return text
+
+
+def _warmup(f: dict[str, Figure]) -> str:
+    early, late = f["metric_early"].mean, f["metric_late"].mean
+    return units.MISSING if early is None or late is None else f"{_num(early)} → {_num(late)}"
+
+
 def results_renderable(title: str, results: Sequence[VariantResult], metric: Any | None) -> RenderableType:
-    """Per variant: trials ok, time, workload metric (mean and early -> late), GC and RSS figures; means
-    over the variant's successful trials, ± the coefficient of variation."""
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    unit = f" ({metric.unit})" if metric is not None and metric.unit else ""
-    columns = ["JDK", "flags", "ok", "time"]
+    """Per variant: trials ok, time, workload metric (mean, and the first third of the measured part
+    against the last), GC and RSS figures; means over the variant's successful trials, ± the coefficient
+    of variation. GC pauses (p99, max) in ms; interval: mean time between GCs."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
+    headers = ["JDK", "flags", "ok", "time\ns"]
     if metric is not None:
-        columns += [f"{metric.name}{unit}", "early → late"]
-    columns += ["GCs", "young/min", "full", "p99 pause", "max pause", "GC interval", "overhead", "RSS peak"]
-    for i, name in enumerate(columns):
-        table.add_column(name, justify="left" if i < 2 else "right", overflow="fold", no_wrap=i < 2)
+        unit = metric.unit or metric.name
+        headers += [f"{unit}\nmean", "early → late\n(warm-up)"]
+    headers += [c.header for c in RESULT_COLUMNS]
+    for i, name in enumerate(headers):
+        table.add_column(name, justify="left" if i < 2 else "right", no_wrap=True)
     notes: list[Text] = []
     for r in results:
         f = r.figures
-        row = [r.jdk, r.flag_set, f"{r.ok}/{r.trials}", _mean(f["elapsed_s"], units.seconds)]
+        row = [r.jdk, r.flag_set, f"{r.ok}/{r.trials}", _cell(f["elapsed_s"], _fixed(1), spread=True)]
         if metric is not None:
-            early, late = f["metric_early"].mean, f["metric_late"].mean
-            warm = units.MISSING if early is None or late is None else f"{_num(early)} → {_num(late)}"
-            row += [_mean(f["metric_mean"], _num), warm]
-        row += [
-            _mean(f["gc_count"], lambda v: f"{v:,.0f}", spread=False),
-            _mean(f["young_per_min"], units.per_min, spread=False),
-            _mean(f["full_gc_count"], lambda v: f"{v:,.1f}", spread=False),
-            _mean(f["pause_p99_ms"], units.ms),
-            _mean(f["pause_max_ms"], units.ms, spread=False),
-            _mean(f["gc_interval_s"], units.seconds, spread=False),
-            _mean(f["gc_overhead_percent"], lambda v: f"{v:.2f} %", spread=False),
-            _mean(f["rss_peak_bytes"], units.size, spread=False),
-        ]
+            row += [_cell(f["metric_mean"], _num, spread=True), _warmup(f)]
+        row += [_cell(f[c.figure], c.fmt, spread=c.spread) for c in RESULT_COLUMNS]
         table.add_row(*row)
-        for reason in r.reasons:
-            notes.append(Text(f"{r.variant}: {reason}", style="red"))
+        notes += [Text(f"{r.variant}: {reason}", style="red") for reason in r.reasons]
     return Group(Text(title, style="bold"), table, *notes)
+
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: Sequence[float | None], top: float) -> str:
+    """One character per value, ▁ for 0 up to █ for `top`; a space where there is no value."""
+    if top <= 0:
+        return "".join(" " if v is None else SPARKS[0] for v in values)
+    steps = len(SPARKS) - 1
+    return "".join(" " if v is None else SPARKS[min(steps, max(0, round(v / top * steps)))] for v in values)
+
+
+def timeline_renderable(results: Sequence[VariantResult], metric: Any) -> RenderableType | None:
+    """The workload metric over time per variant, all on one scale, so that warm-up and slowdowns show."""
+    shown = [r for r in results if r.timeline is not None]
+    if not shown:
+        return None
+    top = max((v for r in shown for v in r.timeline.values if v is not None), default=0.0)  # type: ignore[union-attr]
+    unit = metric.unit or metric.name
+    table = Table(box=None, show_header=False, pad_edge=False, collapse_padding=True)
+    for justify in ("left", "left", "left", "right"):
+        table.add_column(justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for r in shown:
+        t = r.timeline
+        assert t is not None
+        span = f"{t.bin_s * len(t.values):.0f} s"
+        table.add_row(r.jdk, r.flag_set, sparkline(t.values, top), span)
+    head = Text(
+        f"{unit} over time, from ready to the end (mean of the trials; one scale, █ = {_num(top)} {unit})",
+        style="bold",
+    )
+    return Group(head, table)
