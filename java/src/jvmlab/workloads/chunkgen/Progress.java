@@ -80,8 +80,14 @@ final class Progress implements Runnable {
         return String.format(Locale.ROOT, "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60);
     }
 
+    /** Stops the lines; none is printed after this returns. */
     void stop() {
         stopped = true;
         thread.interrupt();
+        try {
+            thread.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
