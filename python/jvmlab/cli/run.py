@@ -29,7 +29,7 @@ from jvmlab.experiment.store import OK, REJECTED, Store, TrialOutcome, TrialRow
 from jvmlab.report.experiment_view import plan_renderable, results_renderable, timeline_renderable
 
 EXIT_TRIALS_FAILED = 1
-RESULTS_NOTE = "means over successful trials, ± coefficient of variation"
+RESULTS_NOTE = "means over successful trials; ± the workload metric's coefficient of variation"
 
 
 @dataclass(frozen=True)

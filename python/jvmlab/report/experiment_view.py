@@ -67,7 +67,7 @@ RESULT_COLUMNS = (
     Column("GCs", "gc_count", _fixed(0)),
     Column("young\n/min", "young_per_min", _fixed(1)),
     Column("full", "full_gc_count", _fixed(1)),
-    Column("p99\nms", "pause_p99_ms", _num, spread=True),
+    Column("p99\nms", "pause_p99_ms", _num),
     Column("max\nms", "pause_max_ms", _num),
     Column("interval\ns", "gc_interval_s", _fixed(2)),
     Column("overhead\n%", "gc_overhead_percent", _fixed(2)),
@@ -105,7 +105,7 @@ def results_renderable(title: str, results: Sequence[VariantResult], metric: Any
     notes: list[Text] = []
     for r in results:
         f = r.figures
-        row = [r.jdk, r.flag_set, f"{r.ok}/{r.trials}", _cell(f["elapsed_s"], _fixed(1), spread=True)]
+        row = [r.jdk, r.flag_set, f"{r.ok}/{r.trials}", _cell(f["elapsed_s"], _fixed(1), spread=False)]
         if metric is not None:
             row += [_cell(f["metric_mean"], _num, spread=True), _warmup(f)]
         row += [_cell(f[c.figure], c.fmt, spread=c.spread) for c in RESULT_COLUMNS]
