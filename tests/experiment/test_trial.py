@@ -3,6 +3,8 @@ readiness timeout, trial timeout, a child that ignores SIGTERM, stdin script, st
 
 from __future__ import annotations
 
+import os
+import socket
 import sys
 import textwrap
 from pathlib import Path
@@ -186,3 +188,57 @@ def test_keep_workdir_false_deletes_the_workdir_of_a_successful_trial_only(tmp_p
     else:  # kept to look into
         assert out.state == "failed" and (workdir / "world.dat").exists() and out.artifacts["workdir"]
     assert "made" in Path(out.artifacts["stdout"]).read_text()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_ready_when_a_tcp_port_opens(tmp_path):
+    port = free_port()
+    spec, setup = workload(
+        tmp_path,
+        f"""
+        import socket, time
+        time.sleep(0.6)
+        s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", {port})); s.listen()
+        time.sleep(30)
+        """,
+        ready={"port": port, "timeout_s": 10},
+        stop={"duration_s": 0.3},
+    )
+    out = run_trial(spec, setup)
+    assert out.state == "ok", out.reason
+    assert 0.5 < out.ready_s < 5 and out.elapsed_s < 10
+
+
+def test_ready_when_a_url_answers(tmp_path):
+    port = free_port()
+    spec, setup = workload(
+        tmp_path,
+        f"""
+        import http.server, time
+        time.sleep(0.6)
+        http.server.HTTPServer(("127.0.0.1", {port}), http.server.BaseHTTPRequestHandler).serve_forever()
+        """,
+        ready={"url": f"http://127.0.0.1:{port}/health", "timeout_s": 10},
+        stop={"duration_s": 0.3},
+    )
+    out = run_trial(spec, setup)
+    assert out.state == "ok", out.reason
+    assert 0.5 < out.ready_s < 5  # it answers 501 to GET: an answer all the same
+
+
+def test_nice_and_cpu_affinity_reach_the_process(tmp_path):
+    spec, setup = workload(
+        tmp_path,
+        "import os\nprint('nice', os.nice(0), 'cpus', sorted(os.sched_getaffinity(0)))\n",
+        trial={"timeout_s": 20, "nice": 7, "cpus": [0]},
+    )
+    out = run_trial(spec, setup)
+    assert out.state == "ok", out.reason
+    base = os.nice(0)
+    assert f"nice {min(19, base + 7)} cpus [0]" in Path(out.artifacts["stdout"]).read_text()
