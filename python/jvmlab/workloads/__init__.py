@@ -14,6 +14,7 @@ from jvmlab.errors import JvmLabError
 REPO_ROOT = Path(__file__).resolve().parents[3]
 GC_CHURN = "jvmlab.workloads.GcChurn"
 CHUNKGEN = "jvmlab.workloads.ChunkGen"
+API_SERVICE = "jvmlab.workloads.ApiService"
 
 
 def classes_dir(required: str = "GcChurn") -> Path:
