@@ -1,0 +1,268 @@
+"""JMeter CSV results (.jtl, `jmeter -n -t plan.jmx -l results.jtl`) -> samples.
+
+Read with polars' CSV reader, only the columns needed (projection: a few hundred MB file stays a few
+arrays). The header may hold any subset of JMeter's columns in any order; without a header
+(jmeter.save.saveservice.print_field_names=false) the default order is assumed:
+timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,...
+
+- send time: timeStamp (ms since the epoch; JMeter writes the sample's start by default,
+  sampleresult.timestamp.start=true); end: timeStamp + elapsed;
+- latency: elapsed, the whole response time (JMeter's own "Latency" column is the time to first byte);
+- outcome from responseCode: a number is an HTTP status (>= 400 is the error status_NNN and still a
+  response); "Non HTTP response code: <exception>" is no response: connect (ConnectException,
+  HttpHostConnectException, ConnectTimeoutException, UnknownHostException, NoRouteToHostException,
+  SSLHandshakeException, or a SocketTimeoutException whose message says "connect timed out"), timeout
+  (any other SocketTimeoutException / TimeoutException), io (anything else: reset, closed, protocol);
+- transaction controller samples ("Number of samples in transaction : ...") repeat their children and
+  sub-results ("<label>-<n>" next to "<label>": redirects, embedded resources) are part of their parent:
+  both are left out, and the notes say how many.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import numpy as np
+import polars as pl
+
+from jvmlab.errors import InputError
+from jvmlab.load.importers.samples import Failure, Samples
+
+DEFAULT_COLUMNS = (
+    "timeStamp", "elapsed", "label", "responseCode", "responseMessage", "threadName", "dataType",
+    "success", "failureMessage", "bytes", "sentBytes", "grpThreads", "allThreads", "URL", "Latency",
+    "IdleTime", "Connect",
+)  # fmt: skip
+KNOWN_COLUMNS = frozenset(DEFAULT_COLUMNS) | {
+    "Filename", "Encoding", "SampleCount", "ErrorCount", "Hostname", "Variables", "Bytes",
+}  # fmt: skip
+REQUIRED = {
+    "timeStamp": "jmeter.save.saveservice.timestamp_format=ms",
+    "elapsed": "jmeter.save.saveservice.time=true",
+    "responseCode": "jmeter.save.saveservice.response_code=true",
+}
+OPTIONAL = ("label", "responseMessage", "success")
+DELIMITERS = (",", "\t", ";", "|")
+XML_ERROR = (
+    "JMeter XML results are not supported: save results as CSV (jmeter.save.saveservice.output_format=csv)"
+)
+
+CONNECT_CODES = (
+    r"ConnectException|ConnectTimeoutException|UnknownHostException|NoRouteToHostException|"
+    r"SSLHandshakeException|PortUnreachableException"
+)
+TIMEOUT_CODES = r"SocketTimeoutException|TimeoutException"
+NON_HTTP = "Non HTTP response code"
+TRANSACTION = "Number of samples in transaction"
+
+
+def read_samples(path: str) -> tuple[Samples, list[str]]:
+    header, delimiter = _sniff(path)
+    frame = _read(path, header, delimiter)
+    notes = [
+        "JMeter thread groups are a closed model: latency is measured from the actual send, so stalls of the "
+        "server delay the next requests and are under-reported (coordinated omission)",
+        "latency is JMeter's elapsed time (send to end of response); its Latency column (time to first byte) "
+        "is not used",
+    ]
+    if header is None:
+        notes.append("no header line: JMeter's default column order was assumed")
+    frame, dropped = _drop_aggregates(frame)
+    notes += dropped
+    if frame.height == 0:
+        raise InputError(path, "no request samples in the file")
+    frame = _with_outcome(frame, path)
+    notes += _outcome_notes(frame)
+    return _to_samples(frame), notes
+
+
+def _sniff(path: str) -> tuple[list[str] | None, str]:
+    """The header's column names (None: no header) and the delimiter, from the first line."""
+    first = _first_line(path)
+    stripped = first.lstrip("\ufeff").strip()
+    if stripped.startswith("<"):
+        raise InputError(path, XML_ERROR)
+    digits = re.match(r"\d+", stripped)
+    if digits:
+        rest = stripped[digits.end() :]
+        if not rest or rest[0] not in DELIMITERS:
+            raise InputError(path, "not a JMeter CSV: the first line has no delimiter after the time stamp")
+        return None, rest[0]
+    best = max(DELIMITERS, key=lambda d: sum(c.strip('"') in KNOWN_COLUMNS for c in stripped.split(d)))
+    names = [c.strip().strip('"') for c in stripped.split(best)]
+    if not any(n in KNOWN_COLUMNS for n in names):
+        raise InputError(path, "not a JMeter CSV: the first line is neither a JMeter header nor a sample")
+    return names, best
+
+
+def _first_line(path: str) -> str:
+    with open(path, "rb") as f:
+        head = f.read(65536)
+    if head[:2] == b"\x1f\x8b":
+        with gzip.open(path, "rb") as g:
+            head = g.read(65536)
+    return head.split(b"\n", 1)[0].decode("utf-8", errors="replace")
+
+
+def _read(path: str, header: list[str] | None, delimiter: str) -> pl.DataFrame:
+    """The needed columns as strings (scan + select: polars reads only those columns)."""
+    if header is not None:
+        missing = [c for c in REQUIRED if c not in header]
+        if missing:
+            fixes = ", ".join(REQUIRED[c] for c in missing)
+            raise InputError(
+                path, f"JMeter CSV without column {', '.join(missing)}: save results with {fixes}"
+            )
+        names = [c for c in (*REQUIRED, *OPTIONAL) if c in header]
+    else:
+        n_fields = len(_first_line(path).split(delimiter))
+        if n_fields <= DEFAULT_COLUMNS.index("responseCode"):
+            raise InputError(
+                path,
+                f"no header line and only {n_fields} fields: JMeter's default order needs at least "
+                "timeStamp,elapsed,label,responseCode; save results with "
+                "jmeter.save.saveservice.print_field_names=true",
+            )
+        names = [c for c in (*REQUIRED, *OPTIONAL) if DEFAULT_COLUMNS.index(c) < n_fields]
+    try:
+        frame = (
+            pl.scan_csv(
+                path,
+                has_header=header is not None,
+                separator=delimiter,
+                infer_schema=False,
+                quote_char='"',
+                truncate_ragged_lines=True,
+                with_column_names=None if header is not None else _default_names,
+            )
+            .select(names)
+            .collect()
+        )
+    except (pl.exceptions.PolarsError, OSError) as e:
+        raise InputError(path, f"cannot be read as a JMeter CSV ({str(e).splitlines()[0]})") from None
+    return _typed(frame, path, header is not None)
+
+
+def _default_names(columns: list[str]) -> list[str]:
+    return [
+        DEFAULT_COLUMNS[i] if i < len(DEFAULT_COLUMNS) else f"column_{i + 1}" for i in range(len(columns))
+    ]
+
+
+def _typed(frame: pl.DataFrame, path: str, has_header: bool) -> pl.DataFrame:
+    frame = frame.with_columns(
+        pl.col("timeStamp").str.strip_chars().cast(pl.Int64, strict=False).alias("ts"),
+        pl.col("elapsed").str.strip_chars().cast(pl.Int64, strict=False).alias("el"),
+    )
+    bad = frame.with_row_index("row").filter(pl.col("ts").is_null() | pl.col("el").is_null())
+    if bad.height:
+        row = bad.row(0, named=True)
+        line = int(row["row"]) + 1 + int(has_header)
+        if row["ts"] is None:
+            problem = f"line {line}: timeStamp {row['timeStamp']!r} is not ms since the epoch"
+            if row["timeStamp"] and not str(row["timeStamp"]).strip().isdigit():
+                problem += " (save results with jmeter.save.saveservice.timestamp_format=ms)"
+        else:
+            problem = f"line {line}: elapsed {row['elapsed']!r} is not a number of ms"
+        raise InputError(path, problem)
+    return frame
+
+
+def _drop_aggregates(frame: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
+    notes = []
+    if "responseMessage" in frame.columns:
+        is_tc = pl.col("responseMessage").fill_null("").str.starts_with(TRANSACTION)
+        n = frame.select(is_tc.sum()).item()
+        if n:
+            frame = frame.filter(~is_tc)
+            notes.append(f"{n} transaction controller samples left out (they repeat their requests)")
+    if "label" in frame.columns:
+        labels = set(frame.get_column("label").drop_nulls().unique().to_list())
+        subs = [s for s in labels if (m := re.fullmatch(r"(.*)-\d+", s)) and m.group(1) in labels]
+        if subs:
+            is_sub = pl.col("label").is_in(subs)
+            n = frame.select(is_sub.sum()).item()
+            frame = frame.filter(~is_sub)
+            notes.append(
+                f"{n} sub-results (redirects, embedded resources: labels like {sorted(subs)[0]!r}) left out: "
+                "they are part of their parent sample (jmeter.save.saveservice.subresults=false avoids them)"
+            )
+    return frame, notes
+
+
+def _with_outcome(frame: pl.DataFrame, path: str) -> pl.DataFrame:
+    code = pl.col("responseCode").fill_null("").str.strip_chars()
+    message = pl.col("responseMessage").fill_null("") if "responseMessage" in frame.columns else pl.lit("")
+    success = (
+        pl.col("success").fill_null("").str.to_lowercase() == "true"
+        if "success" in frame.columns
+        else pl.lit(True)
+    )
+    status = code.cast(pl.Int64, strict=False)
+    non_http = code.str.starts_with(NON_HTTP)
+    connect = non_http & (
+        code.str.contains(CONNECT_CODES)
+        | (code.str.contains(TIMEOUT_CODES) & message.str.to_lowercase().str.contains("connect timed out"))
+    )
+    timeout = non_http & ~connect & code.str.contains(TIMEOUT_CODES)
+    other = status.is_null() & ~non_http  # neither a status nor a JMeter non-HTTP code
+    failure = (
+        pl.when(connect)
+        .then(int(Failure.CONNECT))
+        .when(timeout)
+        .then(int(Failure.TIMEOUT))
+        .when(non_http | (other & ~success))
+        .then(int(Failure.IO))
+        .otherwise(int(Failure.RESPONSE))
+    )
+    return frame.with_columns(
+        failure.cast(pl.Int64).alias("failure"),
+        status.fill_null(0).alias("status"),
+        other.alias("other_code"),
+        (status.is_not_null() & (status < 400) & ~success).alias("asserted"),
+    )
+
+
+def _outcome_notes(frame: pl.DataFrame) -> list[str]:
+    notes = []
+    other = frame.filter(pl.col("other_code"))
+    if other.height:
+        codes = sorted({str(c) for c in other.get_column("responseCode").unique().to_list()})[:3]
+        notes.append(
+            f"{other.height} samples with a response code that is neither an HTTP status nor a JMeter "
+            f"non-HTTP code ({', '.join(repr(c) for c in codes)}): counted as responses when JMeter marked "
+            "them successful, else as io errors"
+        )
+    asserted = int(frame.get_column("asserted").sum())
+    if asserted:
+        notes.append(
+            f"{asserted} samples with an HTTP status < 400 that JMeter marked failed (assertions) are "
+            "counted as responses, not errors"
+        )
+    return notes
+
+
+def _to_samples(frame: pl.DataFrame) -> Samples:
+    start = frame.get_column("ts").to_numpy().astype(np.float64)
+    elapsed = frame.get_column("el").to_numpy().astype(np.float64)
+    return Samples(
+        start_ms=start,
+        end_ms=start + elapsed,
+        latency_ms=elapsed,
+        status=frame.get_column("status").to_numpy().astype(np.int64),
+        failure=frame.get_column("failure").to_numpy().astype(np.int64),
+    )
+
+
+def looks_like(head: str) -> bool:
+    """The start of a file looks like a JMeter CSV (header or headerless sample line)."""
+    first = head.lstrip("\ufeff").split("\n", 1)[0].strip()
+    if re.match(r"\d{10,14}[,\t;|]\d+[,\t;|]", first):
+        return True
+    return "timeStamp" in first and ("elapsed" in first or "responseCode" in first)
+
+
+def is_xml_results(head: str) -> bool:
+    start = head.lstrip("\ufeff").lstrip()
+    return start.startswith("<") and ("<testResults" in head or "<httpSample" in head or "<sample" in head)

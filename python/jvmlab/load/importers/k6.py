@@ -1,0 +1,309 @@
+"""k6 results: the JSON lines of `k6 run --out json=FILE` (plain or .gz) and the end-of-test summary JSON
+(`--summary-export=FILE`, the `data` argument of handleSummary(), and k6 v1's
+`--new-machine-readable-summary`).
+
+JSON lines: only the `http_req_duration` points are parsed (one per HTTP request, at the time the request
+ended, tags.status "0" when there was no response, then tags.error_code / tags.error say why); the
+`http_reqs` and `dropped_iterations` points are counted without parsing, every other line is only checked
+to be a whole JSON object. Samples are collected in fixed-size numpy chunks, so memory is a few arrays
+whatever the file size.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from jvmlab.errors import InputError
+from jvmlab.load.importers.samples import Failure, FloatArray, IntArray, Samples, open_binary
+from jvmlab.load.result import Latency
+
+CHUNK = 65_536
+TIME_FORMAT = "%Y-%m-%dT%H:%M:%S%.f%:z"  # Go's RFC3339Nano, "Z" rewritten to +00:00
+
+CLOSED_MODEL_NOTE = (
+    "k6's default executors (constant-vus, ramping-vus, per-vu-iterations, shared-iterations) are a closed "
+    "model: latency is measured from the actual send and stalls are under-reported (coordinated omission); "
+    "the executor is not in k6's output: pass corrected=True for constant-arrival-rate / "
+    "ramping-arrival-rate runs"
+)
+ARRIVAL_NOTE = "the caller says the run used arrival-rate executors (open model): corrected=True"
+
+
+# k6 error codes (https://grafana.com/docs/k6/latest/javascript-api/error-codes/, lib/netext/httpext/
+# error_codes.go): 1050 request timeout; DNS 11xx, blocked IP/host 1110/1111, TCP dial 1210-1213 (1211 is a
+# dial timeout: no connection), TLS 13xx, invalid URL 1020 -> no connection; the rest (1000 generic,
+# 1010 non-TCP, 1200-1202 TCP, 1220 reset by peer, HTTP/2 16xx, 1701 decompression) -> io.
+def failure_of(error_code: str | None, error: str | None) -> Failure:
+    if error_code and error_code.isdigit():
+        code = int(error_code)
+        if code == 1050:
+            return Failure.TIMEOUT
+        if code == 1020 or 1100 <= code < 1200 or 1210 <= code <= 1213 or 1300 <= code < 1400:
+            return Failure.CONNECT
+        return Failure.IO
+    text = (error or "").lower()
+    if "dial" in text or "refused" in text or "no such host" in text or "lookup" in text:
+        return Failure.CONNECT
+    if "timeout" in text:
+        return Failure.TIMEOUT
+    return Failure.IO
+
+
+@dataclass
+class _Chunks:
+    """Samples gathered per line into short Python lists, turned into numpy arrays every CHUNK samples."""
+
+    path: str
+    times: list[str] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+    status: list[int] = field(default_factory=list)
+    failure: list[int] = field(default_factory=list)
+    done: list[tuple[FloatArray, FloatArray, IntArray, IntArray]] = field(default_factory=list)
+    untagged: int = 0
+
+    def add(self, data: dict[str, Any]) -> None:
+        tags = data.get("tags") or {}
+        status_tag = tags.get("status")
+        status = int(status_tag) if isinstance(status_tag, str) and status_tag.isdigit() else 0
+        if status_tag is None:
+            self.untagged += 1
+        self.times.append(data["time"])
+        self.values.append(float(data["value"]))
+        self.status.append(status)
+        no_response = status_tag is not None and status == 0
+        failure = failure_of(tags.get("error_code"), tags.get("error")) if no_response else Failure.RESPONSE
+        self.failure.append(int(failure))
+        if len(self.times) >= CHUNK:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.times:
+            return
+        end_ms = _epoch_ms(self.times, self.path)
+        self.done.append(
+            (
+                end_ms,
+                np.array(self.values, dtype=np.float64),
+                np.array(self.status, dtype=np.int64),
+                np.array(self.failure, dtype=np.int64),
+            )
+        )
+        self.times, self.values, self.status, self.failure = [], [], [], []
+
+    def samples(self) -> Samples:
+        self.flush()
+        end, value, status, failure = (np.concatenate(cols) for cols in zip(*self.done, strict=True))
+        # Points are stamped when the request ended; http_req_duration is sending + waiting + receiving.
+        return Samples(start_ms=end - value, end_ms=end, latency_ms=value, status=status, failure=failure)
+
+
+def _epoch_ms(times: list[str], path: str) -> FloatArray:
+    try:
+        parsed = (
+            pl.Series(times, dtype=pl.String)
+            .str.replace(r"Z$", "+00:00")
+            .str.to_datetime(TIME_FORMAT, time_unit="ns", strict=True)
+        )
+    except pl.exceptions.PolarsError:
+        raise InputError(path, f"k6 point times are not RFC 3339 (e.g. {times[0]!r})") from None
+    ns = parsed.dt.epoch("ns").to_numpy()
+    return (ns // 1000).astype(np.float64) / 1000.0
+
+
+@dataclass
+class _Scan:
+    chunks: _Chunks
+    lines: int = 0
+    k6_lines: int = 0
+    http_reqs: int = 0
+    dropped: int = 0
+    truncated_last: int | None = None
+
+
+def read_samples(path: str, *, corrected: bool) -> tuple[Samples, list[str]]:
+    scan = _scan(path)
+    if scan.k6_lines == 0:
+        raise InputError(path, 'not k6 JSON output: no {"type": "Metric"|"Point"} line')
+    if not scan.chunks.done and not scan.chunks.times:
+        raise InputError(path, "no http_req_duration points: the k6 script made no HTTP request")
+    samples = scan.chunks.samples()
+    return samples, _notes(scan, len(samples), corrected)
+
+
+def _scan(path: str) -> _Scan:
+    scan = _Scan(_Chunks(path))
+    bad: int | None = None
+    with open_binary(path) as f:
+        for number, line in enumerate(f, 1):
+            scan.lines = number
+            if bad is not None:
+                if line.strip():
+                    raise InputError(path, f"line {bad} is not a whole JSON object (truncated?)")
+                continue
+            if not _read_line(line, scan):
+                bad = number
+    scan.truncated_last = bad
+    return scan
+
+
+def _read_line(line: bytes, scan: _Scan) -> bool:
+    """False when the line is not a whole JSON object."""
+    if b'"http_req_duration"' in line:
+        try:
+            doc = json.loads(line)
+        except ValueError:
+            return False
+        scan.k6_lines += 1
+        if doc.get("type") == "Point" and doc.get("metric") == "http_req_duration":
+            scan.chunks.add(doc["data"])
+        return True
+    stripped = line.strip()
+    if not stripped:
+        return True
+    if not (stripped.startswith(b"{") and stripped.endswith(b"}")):
+        return False
+    if b'"Point"' in line:
+        scan.k6_lines += 1
+        if b'"http_reqs"' in line:
+            scan.http_reqs += 1
+        elif b'"dropped_iterations"' in line:
+            scan.dropped += 1
+    elif b'"Metric"' in line:
+        scan.k6_lines += 1
+    return True
+
+
+def _notes(scan: _Scan, n: int, corrected: bool) -> list[str]:
+    notes = [ARRIVAL_NOTE if corrected else CLOSED_MODEL_NOTE]
+    notes.append(
+        "latency is http_req_duration (sending + waiting + receiving: connection set-up, i.e. "
+        "http_req_blocked, _connecting and _tls_handshaking, is not in it); k6 stamps points when the "
+        "request ended, so send times are that time minus http_req_duration"
+    )
+    if scan.truncated_last is not None:
+        notes.append(f"the last line ({scan.truncated_last}) is truncated and was ignored")
+    if scan.http_reqs != n:
+        notes.append(
+            f"{scan.http_reqs} http_reqs points but {n} http_req_duration points: the latter are used"
+        )
+    if scan.dropped:
+        notes.append(
+            f"{scan.dropped} dropped_iterations points: an arrival-rate executor could not start iterations "
+            "on time (not enough VUs); those requests were never sent"
+        )
+    if scan.chunks.untagged:
+        notes.append(
+            f"{scan.chunks.untagged} points without a status tag (--system-tags without status): counted as "
+            "responses, their errors are unknown"
+        )
+    return notes
+
+
+def looks_like_lines(head: str) -> bool:
+    first = head.lstrip("\ufeff").split("\n", 1)[0]
+    return bool(re.match(r'\s*\{.*"type"\s*:\s*"(Metric|Point)"', first))
+
+
+# --- end-of-test summary ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Summary:
+    requests: int
+    failed: int | None  # http_req_failed matches (None: not in the summary)
+    duration_s: float | None
+    latency: Latency
+    distribution: list[tuple[float, float]]
+    missing: list[str]
+    shape: str
+    dropped: int
+
+
+SHAPES = {
+    "export": "--summary-export",
+    "data": "handleSummary() data",
+    "machine": "--new-machine-readable-summary",
+}
+_P = re.compile(r"p\(?(\d+(?:\.\d+)?)\)?")
+
+
+def read_summary(path: str) -> Summary:
+    doc = _load_json(path)
+    shape, metrics, duration_s = _normalise(doc, path)
+    reqs = metrics.get("http_reqs")
+    if reqs is None or "count" not in reqs:
+        raise InputError(path, "k6 summary without http_reqs: the k6 script made no HTTP request")
+    trend = metrics.get("http_req_duration", {})
+    requests = int(reqs["count"])
+    if duration_s is None and reqs.get("rate"):
+        duration_s = requests / reqs["rate"]  # --summary-export drops the run's duration; rate = count / it
+    failed_metric = metrics.get("http_req_failed")
+    failed = None
+    if failed_metric is not None:
+        failed = int(failed_metric.get("passes", failed_metric.get("matches", 0)))
+    dropped = int(metrics.get("dropped_iterations", {}).get("count", 0))
+    latency, pairs, missing = _latency(trend, requests)
+    return Summary(requests, failed, duration_s, latency, pairs, missing, SHAPES[shape], dropped)
+
+
+def _load_json(path: str) -> dict[str, Any]:
+    with open_binary(path) as f:
+        text = f.read()
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        raise InputError(path, f"not valid JSON ({e})") from None
+    if not isinstance(doc, dict):
+        raise InputError(path, "not a k6 summary: the JSON document is not an object")
+    return doc
+
+
+def _normalise(doc: dict[str, Any], path: str) -> tuple[str, dict[str, dict[str, float]], float | None]:
+    """(shape, metric name -> values, run duration in s or None) for the three summary shapes."""
+    results = doc.get("results")
+    if isinstance(results, dict) and isinstance(results.get("metrics"), list):
+        metrics = {m["name"]: m.get("values") or {} for m in results["metrics"] if isinstance(m, dict)}
+        duration = doc.get("config", {}).get("duration")
+        return "machine", metrics, float(duration) if duration else None
+    raw = doc.get("metrics")
+    if not isinstance(raw, dict):
+        raise InputError(path, 'not a k6 summary: no "metrics" object')
+    if any(isinstance(m, dict) and isinstance(m.get("values"), dict) for m in raw.values()):
+        metrics = {k: m.get("values") or {} for k, m in raw.items() if isinstance(m, dict)}
+        duration_ms = doc.get("state", {}).get("testRunDurationMs")
+        return "data", metrics, float(duration_ms) / 1000.0 if duration_ms else None
+    return "export", {k: m for k, m in raw.items() if isinstance(m, dict)}, None
+
+
+def _latency(trend: dict[str, Any], count: int) -> tuple[Latency, list[tuple[float, float]], list[str]]:
+    points: dict[float, float] = {}
+    for key, value in trend.items():
+        if not isinstance(value, int | float):
+            continue
+        if key in ("min", "med", "max"):
+            points[{"min": 0.0, "med": 50.0, "max": 100.0}[key]] = float(value)
+        elif m := _P.fullmatch(key):
+            points[float(m.group(1))] = float(value)
+    wanted = {"p50_ms": 50.0, "p90_ms": 90.0, "p95_ms": 95.0, "p99_ms": 99.0, "p999_ms": 99.9}
+    missing = [name for name, p in wanted.items() if p not in points]
+    mean = trend.get("avg")
+    latency = Latency(
+        count=count,
+        mean_ms=float(mean) if isinstance(mean, int | float) else None,
+        min_ms=points.get(0.0),
+        max_ms=points.get(100.0),
+        **{name: points.get(p) for name, p in wanted.items()},
+    )
+    return latency, sorted(points.items()), missing
+
+
+def looks_like_summary(doc_head: str) -> bool:
+    return bool(re.search(r'"(metrics|results)"\s*:', doc_head)) and (
+        '"http_req' in doc_head or '"root_group"' in doc_head or '"k6_version"' in doc_head
+    )
