@@ -1,10 +1,12 @@
-//! jvmlab's native core. The boundary with Python is one call per set of files: paths in, columns and
-//! diagnostics out, the GIL released while parsing, and no panic crossing into Python.
+//! jvmlab's native core. GC logs: one call per set of files, paths in, columns and diagnostics out, the GIL
+//! released while parsing. Load: one call per run, configuration in, report out, the GIL released while it
+//! runs. No panic crosses into Python.
 
 pub mod columns;
 pub mod decorators;
 pub mod diagnostics;
 pub mod legacy;
+pub mod load;
 pub mod names;
 pub mod numbers;
 pub mod parser;

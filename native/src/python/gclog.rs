@@ -1,4 +1,4 @@
-//! The `jvmlab._native` module.
+//! GC log parsing and summaries for Python: sources in, numpy columns or summary dicts out.
 
 use numpy::{IntoPyArray, PyReadonlyArray1};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
@@ -33,7 +33,7 @@ fn run_parse(py: Python<'_>, parser: Parser, sources: &[Source]) -> PyResult<Par
 /// Parses GC log sources (`(path, zip_entry_or_None)` pairs, in order) into columns, categories,
 /// diagnostics and format information.
 #[pyfunction]
-fn parse_logs(py: Python<'_>, sources: Vec<(String, Option<String>)>) -> PyResult<Py<PyDict>> {
+pub fn parse_logs(py: Python<'_>, sources: Vec<(String, Option<String>)>) -> PyResult<Py<PyDict>> {
     let parser = run_parse(py, Parser::new(), &to_sources(sources))?;
     to_python(py, parser)
 }
@@ -43,7 +43,7 @@ fn parse_logs(py: Python<'_>, sources: Vec<(String, Option<String>)>) -> PyResul
 /// tune how rows are handed on (tests make them small to exercise batch boundaries).
 #[pyfunction]
 #[pyo3(signature = (sources, window=None, keep_rows=None, batch_rows=None))]
-fn summarize_logs(
+pub fn summarize_logs(
     py: Python<'_>,
     sources: Vec<(String, Option<String>)>,
     window: Option<(f64, f64)>,
@@ -82,7 +82,7 @@ fn column<'py, T: numpy::Element>(
 /// i64::MIN are null, categorical codes count from 1 into `categories`).
 #[pyfunction]
 #[pyo3(signature = (columns, categories, window=None))]
-fn summarize_table(
+pub fn summarize_table(
     py: Python<'_>,
     columns: &Bound<'_, PyDict>,
     categories: &Bound<'_, PyDict>,
@@ -337,29 +337,4 @@ fn format_to_python<'py>(py: Python<'py>, p: &Parser) -> PyResult<Bound<'py, PyD
     fmt.set_item("unified_lines", f.unified_lines)?;
     fmt.set_item("legacy_lines", f.legacy_lines)?;
     Ok(fmt)
-}
-
-/// Version and build facts of the native module.
-#[pyfunction]
-fn build_info(py: Python<'_>) -> PyResult<Py<PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("version", env!("CARGO_PKG_VERSION"))?;
-    d.set_item(
-        "profile",
-        if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        },
-    )?;
-    Ok(d.unbind())
-}
-
-#[pymodule]
-fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(parse_logs, m)?)?;
-    m.add_function(wrap_pyfunction!(summarize_logs, m)?)?;
-    m.add_function(wrap_pyfunction!(summarize_table, m)?)?;
-    m.add_function(wrap_pyfunction!(build_info, m)?)?;
-    Ok(())
 }

@@ -1,0 +1,12 @@
+//! The open-model load driver: requests at a constant arrival rate over keep-alive HTTP/1.1 connections,
+//! latency from each request's intended send time into HDR histograms, a per-second series; and a trivial
+//! local HTTP server (with stalls and errors on demand) to test and benchmark it against.
+
+pub mod config;
+pub mod driver;
+pub mod pool;
+pub mod record;
+pub mod server;
+
+pub use config::{LoadConfig, RequestSpec, Target};
+pub use driver::{prepare, run, Report, Shared};

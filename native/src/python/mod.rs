@@ -1,0 +1,34 @@
+//! The `jvmlab._native` module.
+
+mod gclog;
+mod load;
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// Version and build facts of the native module.
+#[pyfunction]
+fn build_info(py: Python<'_>) -> PyResult<Py<PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("version", env!("CARGO_PKG_VERSION"))?;
+    d.set_item(
+        "profile",
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
+    )?;
+    Ok(d.unbind())
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(gclog::parse_logs, m)?)?;
+    m.add_function(wrap_pyfunction!(gclog::summarize_logs, m)?)?;
+    m.add_function(wrap_pyfunction!(gclog::summarize_table, m)?)?;
+    m.add_function(wrap_pyfunction!(load::run_load, m)?)?;
+    m.add_class::<load::LocalServer>()?;
+    m.add_function(wrap_pyfunction!(build_info, m)?)?;
+    Ok(())
+}
