@@ -11,9 +11,9 @@ from jvmlab import _native
 STUB = Path(jvmlab.__file__).with_name("_native.pyi")
 
 
-def test_stub_lists_exactly_the_module_functions():
+def test_stub_lists_exactly_the_module_functions_and_classes():
     tree = ast.parse(STUB.read_text())
-    stubbed = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    stubbed = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
     exported = {n for n in dir(_native) if not n.startswith("_") and callable(getattr(_native, n))}
     assert stubbed == exported
 

@@ -1,5 +1,6 @@
 """Type stub of the private Rust module `jvmlab._native` (checked by tests/test_native_stub.py)."""
 
+from collections.abc import Callable
 from typing import Any
 
 def parse_logs(sources: list[tuple[str, str | None]]) -> dict[str, Any]:
@@ -34,3 +35,35 @@ def summarize_table(
 
 def build_info() -> dict[str, str]:
     """Version and build profile of the native module."""
+
+def run_load(
+    config: dict[str, Any], on_second: Callable[[dict[str, Any]], None] | None = None
+) -> dict[str, Any]:
+    """Run an open-model load to its end, the GIL released.
+
+    `config`: url (http://host:port/path), rate (requests/s), warmup_s, duration_s, timeout_s, connections
+    (the most open at once), seed, and mix: a list of {method, path ("" = the URL's; `{rand:A..B}` drawn per
+    request), headers: [(name, value)], body: bytes, weight}. `on_second(second)` gets each second of the
+    series as it closes. Returns {sent, completed, errors: {kind: n}, latency: {count, mean_ms, min_ms,
+    p50_ms, p90_ms, p95_ms, p99_ms, p999_ms, max_ms}, distribution: [(percentile, ms)], per_second: [{t_s,
+    sent, completed, errors, p50_ms, p99_ms, max_ms}], planned, connections_opened, retries,
+    send_lag_p99_ms, send_lag_max_ms, elapsed_s}; the window figures cover requests due after the warm-up.
+    Raises ValueError for a configuration that cannot run; Ctrl-C stops the load (KeyboardInterrupt).
+    """
+
+class LocalServer:
+    """A trivial HTTP/1.1 server on 127.0.0.1 for tests and benchmarks: "ok" to everything; `/status/NNN`,
+    `/delay/MS`, `/close` (answer, then close) and `/drop` (close without an answer) on demand; with
+    `stall_every_ms`, every response due in the first `stall_ms` of each period waits for the stall to end.
+    Raises OSError when the port cannot be bound."""
+
+    def __init__(self, port: int = 0, stall_every_ms: int = 0, stall_ms: int = 0) -> None: ...
+    @property
+    def port(self) -> int: ...
+    @property
+    def requests(self) -> int:
+        """Requests answered so far."""
+    def stop(self) -> None:
+        """Stop accepting, close every connection, wait for the server's thread."""
+    def __enter__(self) -> LocalServer: ...
+    def __exit__(self, *exc: object) -> None: ...

@@ -12,6 +12,7 @@ from jvmlab import __version__
 from jvmlab.cli.experiments import results_command, run_command
 from jvmlab.cli.gc import gc_app
 from jvmlab.cli.jdks import jdks_app
+from jvmlab.cli.load import load_command
 from jvmlab.cli.output import print_error
 from jvmlab.errors import JvmLabError
 
@@ -29,6 +30,7 @@ app.add_typer(gc_app, name="gc")
 app.add_typer(jdks_app, name="jdks")
 app.command("run")(run_command)
 app.command("results")(results_command)
+app.command("load")(load_command)
 
 
 def _show_version(value: bool) -> None:

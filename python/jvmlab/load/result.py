@@ -56,6 +56,19 @@ class Second:
 
 
 @dataclass(frozen=True)
+class DriverStats:
+    """How jvmlab's own driver kept to its schedule. A driver short of CPU sends late: its latencies still
+    run from the due times, but the server saw a lower rate than planned."""
+
+    planned: int  # requests in the schedule (warm-up included)
+    connections_opened: int
+    retries: int  # requests sent again on a new connection after the server closed an idle one
+    send_lag_p99_ms: float  # how late requests left, behind their due time
+    send_lag_max_ms: float
+    elapsed_s: float
+
+
+@dataclass(frozen=True)
 class LoadResult:
     source: str  # "jvmlab", "jmeter", "k6", "wrk2"
     corrected: bool  # latency from the intended send time (no coordinated omission)
@@ -70,6 +83,7 @@ class LoadResult:
     # Percentile distribution of the measured window: (percentile, ms) pairs, for charts.
     distribution: list[tuple[float, float]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what the source could not give, what was assumed
+    driver: DriverStats | None = None  # jvmlab's driver only
 
     @property
     def throughput_rps(self) -> float | None:

@@ -1,0 +1,52 @@
+"""`jvmlab load URL --rate R --duration D`: an open-model load with jvmlab's driver, or `jvmlab load --import
+FILE`: the results of another tool (JMeter, k6, wrk2), shown the same way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from jvmlab.errors import UsageError
+
+
+def load_command(
+    url: Annotated[
+        str | None,
+        typer.Argument(help="http://host:port/path to load (not with --import).", show_default=False),
+    ] = None,
+    rate: Annotated[float | None, typer.Option("--rate", "-r", help="Requests per second.")] = None,
+    duration: Annotated[str, typer.Option("--duration", "-d", help="Measured time (60s, 2m, ...).")] = "30s",
+    warmup: Annotated[str, typer.Option("--warmup", help="Load before the measured time.")] = "0s",
+    timeout: Annotated[str, typer.Option("--timeout", help="Per request, from its due time.")] = "10s",
+    connections: Annotated[int, typer.Option("--connections", "-c", help="Most connections open.")] = 512,
+    method: Annotated[str, typer.Option("--method", "-X", help="HTTP method.")] = "GET",
+    header: Annotated[
+        list[str] | None, typer.Option("--header", "-H", help="'Name: value' (repeat).")
+    ] = None,
+    body: Annotated[str | None, typer.Option("--body", help="Request body.")] = None,
+    mix: Annotated[Path | None, typer.Option("--mix", help="Weighted requests (TOML [[request]]).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the mix's choices.")] = 1,
+    import_file: Annotated[
+        Path | None, typer.Option("--import", help="Read a JMeter .jtl, k6 JSON or wrk2 output instead.")
+    ] = None,
+    format: Annotated[
+        str | None,
+        typer.Option("--format", help="Of --import: jmeter, k6, k6-summary, wrk2 (default: detect)."),
+    ] = None,
+    json: Annotated[bool, typer.Option("--json", help="Print JSON (docs/load-json.md).")] = False,
+) -> None:
+    """Drive URL at a constant request rate and show throughput, errors and latency percentiles.
+
+    Requests leave on schedule whatever the server does, and latency runs from each request's due time, so a
+    pause of the server shows in the tail (no coordinated omission)."""
+    from jvmlab.cli import load_run
+
+    if (url is None) == (import_file is None):
+        raise UsageError("give a URL to load, or --import FILE with another tool's results (not both)")
+    options = load_run.LoadOptions(
+        url, rate, duration, warmup, timeout, connections, method, header or [], body, mix, seed,
+        import_file, format, json,
+    )  # fmt: skip
+    load_run.run(options)
