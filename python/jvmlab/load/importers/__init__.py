@@ -186,9 +186,7 @@ def _wrk2(path: str, warmup_s: float, target_rps: float | None, corrected: bool 
 
 def _whole_run_only(what: str, warmup_s: float, hint: str) -> None:
     if warmup_s > 0:
-        raise UsageError(
-            f"warmup_s={warmup_s:g} cannot be applied to {what} (whole-run figures only): {hint}"
-        )
+        raise UsageError(f"warmup_s={warmup_s:g} cannot apply to {what} (whole-run figures only): {hint}")
 
 
 READERS: dict[str, Callable[[str, float, float | None, bool | None], LoadResult]] = {

@@ -59,7 +59,7 @@ TRANSACTION = "Number of samples in transaction"
 
 def read_samples(path: str) -> tuple[Samples, list[str]]:
     header, delimiter = _sniff(path)
-    frame = _read(path, header, delimiter)
+    frame, cut = _read(path, header, delimiter)
     notes = [
         "JMeter thread groups are a closed model: latency is measured from the actual send, so stalls of the "
         "server delay the next requests and are under-reported (coordinated omission)",
@@ -68,6 +68,8 @@ def read_samples(path: str) -> tuple[Samples, list[str]]:
     ]
     if header is None:
         notes.append("no header line: JMeter's default column order was assumed")
+    if cut:
+        notes.append("the last line has no end (the file was still being written?): it was left out")
     frame, dropped = _drop_aggregates(frame)
     notes += dropped
     if frame.height == 0:
@@ -96,6 +98,14 @@ def _sniff(path: str) -> tuple[list[str] | None, str]:
     return names, best
 
 
+def _ends_with_newline(path: str) -> bool:
+    with open(path, "rb") as f:
+        if f.read(2) == b"\x1f\x8b":
+            return True  # compressed: the gzip stream has its own end check
+        f.seek(-1, 2)
+        return f.read(1) == b"\n"
+
+
 def _first_line(path: str) -> str:
     with open(path, "rb") as f:
         head = f.read(65536)
@@ -105,8 +115,9 @@ def _first_line(path: str) -> str:
     return head.split(b"\n", 1)[0].decode("utf-8", errors="replace")
 
 
-def _read(path: str, header: list[str] | None, delimiter: str) -> pl.DataFrame:
-    """The needed columns as strings (scan + select: polars reads only those columns)."""
+def _read(path: str, header: list[str] | None, delimiter: str) -> tuple[pl.DataFrame, bool]:
+    """The needed columns (scan + select: polars reads only those), and whether an unfinished last line
+    was left out."""
     if header is not None:
         missing = [c for c in REQUIRED if c not in header]
         if missing:
@@ -141,7 +152,10 @@ def _read(path: str, header: list[str] | None, delimiter: str) -> pl.DataFrame:
         )
     except (pl.exceptions.PolarsError, OSError) as e:
         raise InputError(path, f"cannot be read as a JMeter CSV ({str(e).splitlines()[0]})") from None
-    return _typed(frame, path, header is not None)
+    cut = frame.height > 0 and not _ends_with_newline(path)
+    if cut:
+        frame = frame.head(frame.height - 1)
+    return _typed(frame, path, header is not None), cut
 
 
 def _default_names(columns: list[str]) -> list[str]:

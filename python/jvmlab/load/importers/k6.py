@@ -147,6 +147,8 @@ def _scan(path: str) -> _Scan:
                     raise InputError(path, f"line {bad} is not a whole JSON object (truncated?)")
                 continue
             if not _read_line(line, scan):
+                if scan.k6_lines == 0:
+                    raise InputError(path, f"not k6 JSON output: line {number} is not a k6 JSON object")
                 bad = number
     scan.truncated_last = bad
     return scan
@@ -189,9 +191,7 @@ def _notes(scan: _Scan, n: int, corrected: bool) -> list[str]:
     if scan.truncated_last is not None:
         notes.append(f"the last line ({scan.truncated_last}) is truncated and was ignored")
     if scan.http_reqs != n:
-        notes.append(
-            f"{scan.http_reqs} http_reqs points but {n} http_req_duration points: the latter are used"
-        )
+        notes.append(f"{scan.http_reqs} http_reqs points but {n} http_req_duration points: the latter count")
     if scan.dropped:
         notes.append(
             f"{scan.dropped} dropped_iterations points: an arrival-rate executor could not start iterations "

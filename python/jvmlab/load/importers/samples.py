@@ -4,10 +4,10 @@ A sample is one request: when it was sent, when it ended, its latency, its HTTP 
 response, why (`Failure`). Importers fill the columns (numpy arrays, one element per request) and
 `to_result` computes every figure:
 
-- the measured window starts `warmup_s` after the first sample's send time and ends at the last event
-  (send or end) of the run; `sent` counts the requests sent in it, `completed`, `errors` and `latency` the
-  requests that ended in it (a request sent during the warm-up that ends after it is a response of the
-  window, as in `Second`);
+- the measured window starts `warmup_s` after the first sample's send time and ends at the run's last
+  event (send or end); requests belong to it by their send time, as in jvmlab's driver (a request sent
+  during the warm-up is out of every window figure however late it ends): `sent`, `completed`, `errors`
+  and `latency` are over the requests sent in it;
 - percentiles are nearest-rank over every latency of the window (no histogram, no interpolation):
   the value at rank ceil(p/100 * n) of the sorted latencies, rank 1 for p = 0 (Hyndman & Fan 1996,
   definition 1; numpy's `method="inverted_cdf"`). The rank is computed in integers, so p99 of 100 values
@@ -33,9 +33,10 @@ import numpy.typing as npt
 from jvmlab.errors import InputError, UsageError
 from jvmlab.load.result import Latency, LoadResult, Second
 
+# The same percentiles as jvmlab's driver (native/src/load/record.rs), so that distributions line up.
 DISTRIBUTION_PERCENTILES = (
-    0.0, 10.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0, 70.0, 75.0, 80.0, 85.0, 90.0, 95.0, 97.5,
-    99.0, 99.5, 99.9, 99.95, 99.99, 99.999, 100.0,
+    0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 75.0, 80.0, 90.0, 95.0, 97.0, 98.0, 99.0, 99.5,
+    99.7, 99.9, 99.95, 99.99, 99.999, 100.0,
 )  # fmt: skip
 
 
@@ -94,17 +95,17 @@ def to_result(samples: Samples, source: Source, *, warmup_s: float = 0.0) -> Loa
         run_s = (t_end - t0) / 1000.0
         raise UsageError(f"warmup_s={warmup_s:g} leaves no measured window: the run lasts {run_s:.3f} s")
     response = samples.failure == Failure.RESPONSE
-    ended_in = samples.end_ms >= w0
-    window_latencies = np.sort(samples.latency_ms[ended_in & response])
+    in_window = samples.start_ms >= w0
+    window_latencies = np.sort(samples.latency_ms[in_window & response])
     return LoadResult(
         source=source.name,
         corrected=source.corrected,
         target_rps=source.target_rps,
         warmup_s=float(warmup_s),
         duration_s=(t_end - w0) / 1000.0,
-        sent=int(np.count_nonzero(samples.start_ms >= w0)),
+        sent=int(np.count_nonzero(in_window)),
         completed=len(window_latencies),
-        errors=_error_counts(samples, ended_in),
+        errors=_error_counts(samples, in_window),
         latency=latency_of(window_latencies),
         per_second=per_second(samples, t0),
         distribution=distribution(window_latencies),

@@ -168,9 +168,8 @@ def notes(out: Wrk2Output, *, corrected: bool, target_rps: float | None) -> list
         n.append("the caller says this run's latency is not corrected for coordinated omission")
     if target_rps is None:
         n.append("wrk2 does not print its -R rate: target_rps unknown (pass target_rps)")
-    n.append(
-        "no per-second series: wrk2 prints whole-run figures only; sent = responses (wrk2 counts no sends)"
-    )
+    n.append("no per-second series: wrk2 prints whole-run figures only")
+    n.append("sent = responses: wrk2 does not count the requests it sent")
     h = out.recorded
     if h is None:
         n.append("no --latency output: no percentiles; mean and max are the Thread Stats line's")
