@@ -44,11 +44,14 @@ def run_load(
     `config`: url (http://host:port/path), rate (requests/s), warmup_s, duration_s, timeout_s, connections
     (the most open at once), seed, and mix: a list of {method, path ("" = the URL's; `{rand:A..B}` drawn per
     request), headers: [(name, value)], body: bytes, weight}. `on_second(second)` gets each second of the
-    series as it closes. Returns {sent, completed, errors: {kind: n}, latency: {count, mean_ms, min_ms,
-    p50_ms, p90_ms, p95_ms, p99_ms, p999_ms, max_ms}, distribution: [(percentile, ms)], per_second: [{t_s,
-    sent, completed, errors, p50_ms, p99_ms, max_ms}], planned, connections_opened, retries,
-    send_lag_p99_ms, send_lag_max_ms, elapsed_s}; the window figures cover requests due after the warm-up.
-    Raises ValueError for a configuration that cannot run; Ctrl-C stops the load (KeyboardInterrupt).
+    series as it closes; an exception it raises stops the load and is raised from here.
+
+    Returns {sent, completed, errors: {kind: n}, latency: {count, mean_ms, min_ms, p50_ms, p90_ms, p95_ms,
+    p99_ms, p999_ms, max_ms}, distribution: [(percentile, ms)], per_second: [{t_s, sent, completed, errors,
+    p50_ms, p99_ms, max_ms}], planned, connections_opened, retries, send_lag_p99_ms, send_lag_max_ms,
+    elapsed_s, start_unix_s (the schedule's start, wall clock)}; the window figures cover the requests due
+    after the warm-up. Raises ValueError for a configuration that cannot run; Ctrl-C stops the load
+    (KeyboardInterrupt).
     """
 
 class LocalServer:

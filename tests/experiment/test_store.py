@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import math
+import sqlite3
 
 import pytest
-from jvmlab.experiment.store import FAILED, OK, PENDING, RUNNING, Store, StoreError, TrialOutcome, engine_url
+from jvmlab.experiment.store import (
+    FAILED,
+    OK,
+    PENDING,
+    RUNNING,
+    LevelOutcome,
+    Store,
+    StoreError,
+    TrialOutcome,
+    engine_url,
+)
 
 
 def plan_rows(n: int = 4) -> list[dict]:
@@ -105,3 +116,57 @@ def test_a_store_that_cannot_be_opened_is_a_clear_error(tmp_path):
         Store.open(str(tmp_path / "no" / "such" / "dir" / "x.db"))
     with pytest.raises(StoreError, match="cannot open the store"):
         Store.open("postgresql://nobody@127.0.0.1:1/none")
+
+
+def level(position: int, name: str, p99: float) -> LevelOutcome:
+    return LevelOutcome(
+        position=position,
+        name=name,
+        rate=100.0 * (position + 1),
+        start_s=10.0 * position,
+        end_s=10.0 * position + 8,
+        uptime_start_s=None if position else 9.5,
+        uptime_end_s=None if position else 17.5,
+        load={"latency": {"p99_ms": p99}, "errors": {}},
+        gc={"pause_count": position, "gc_overhead_percent": math.nan},
+        process={"rss_peak_bytes": 1e9},
+    )
+
+
+def test_load_levels_of_a_trial(store):
+    exp = new_experiment(store)
+    first, second = store.trials(exp)[:2]
+    store.start_trial(first.id, run_dir="/r", argv=["java"], jdk_info={})
+    store.finish_trial(first.id, TrialOutcome(state=OK, levels=[level(1, "high", 9.0), level(0, "low", 2.0)]))
+    levels = store.levels([first.id, second.id])
+    assert [lv.name for lv in levels[first.id]] == ["low", "high"] and levels[second.id] == []
+    low = levels[first.id][0]
+    assert (low.rate, low.uptime_start_s, low.load["latency"]["p99_ms"]) == (100.0, 9.5, 2.0)
+    assert low.gc == {"pause_count": 0, "gc_overhead_percent": None}
+    store.start_trial(first.id, run_dir="/r", argv=["java"], jdk_info={})  # a rerun starts afresh
+    assert store.levels([first.id])[first.id] == []
+
+
+def test_a_store_made_before_load_levels_is_upgraded(tmp_path):
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE experiments (id INTEGER PRIMARY KEY, name VARCHAR(200), spec_hash VARCHAR(64),"
+        " spec_text TEXT, spec JSON, environment JSON, run_dir TEXT, created_at FLOAT, status VARCHAR(20),"
+        " format_version INTEGER);"
+        "CREATE TABLE trials (id INTEGER PRIMARY KEY, experiment_id INTEGER, position INTEGER,"
+        " key VARCHAR(400), variant VARCHAR(400), jdk VARCHAR(200), flag_set VARCHAR(200), flags JSON,"
+        " repetition INTEGER, state VARCHAR(20), reason TEXT, attempts INTEGER, started_at FLOAT,"
+        " ended_at FLOAT, elapsed_s FLOAT, ready_s FLOAT, exit_code INTEGER, stderr_tail TEXT, run_dir TEXT,"
+        " argv JSON, jdk_info JSON, metric JSON, process JSON, gc JSON);"
+        "INSERT INTO experiments VALUES (1, 'old', 'h', '', '{}', '{}', '/r', 0, 'done', 1);"
+        "INSERT INTO trials VALUES (1, 1, 0, 'j/d#1', 'j/d', 'j', 'd', '[]', 1, 'ok', NULL, 1, 0, 1, 1, 0, 0,"
+        " NULL, '/r', '[]', '{}', '{}', '{}', '{}');"
+    )
+    old.commit()
+    old.close()
+    store = Store.open(str(path))
+    [t] = store.trials(1)
+    assert (t.key, t.level, t.state) == ("j/d#1", None, OK)
+    assert store.levels([1]) == {1: []}
+    store.close()

@@ -22,6 +22,8 @@ pub struct Shared {
     pub cancel: AtomicBool,
     pub recorder: Mutex<Recorder>,
     pub start: std::time::Instant,
+    /// The same moment as `start`, as wall-clock time: where the run sits on other clocks (a GC log's).
+    pub start_unix_s: f64,
 }
 
 /// A finished run: the measured window, the per-second series, and how well the driver kept to its
@@ -36,6 +38,7 @@ pub struct Report {
     pub send_lag_p99_ms: f64,
     pub send_lag_max_ms: f64,
     pub elapsed_s: f64,
+    pub start_unix_s: f64,
 }
 
 /// The requests of the mix, ready to send, and their cumulative weights.
@@ -190,12 +193,18 @@ impl Prepared {
 pub fn prepare(config: &LoadConfig) -> Result<Arc<Shared>, String> {
     config.validate()?;
     Mix::new(config)?; // path templates, methods and headers as hyper takes them
-    let start = std::time::Instant::now() + Duration::from_millis(20);
+    let lead = Duration::from_millis(20);
+    let start = std::time::Instant::now() + lead;
+    let unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        + lead;
     let recorder = Recorder::new(start, config.warmup, config.duration);
     Ok(Arc::new(Shared {
         cancel: AtomicBool::new(false),
         recorder: Mutex::new(recorder),
         start,
+        start_unix_s: unix.as_secs_f64(),
     }))
 }
 
@@ -226,6 +235,7 @@ pub fn run(config: &LoadConfig, shared: Arc<Shared>) -> Result<Report, String> {
         send_lag_p99_ms: lag_ms(0.99),
         send_lag_max_ms: lag_ms(1.0),
         elapsed_s,
+        start_unix_s: shared.start_unix_s,
     })
 }
 

@@ -134,12 +134,14 @@ fn report<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("send_lag_p99_ms", r.send_lag_p99_ms)?;
     d.set_item("send_lag_max_ms", r.send_lag_max_ms)?;
     d.set_item("elapsed_s", r.elapsed_s)?;
+    d.set_item("start_unix_s", r.start_unix_s)?;
     Ok(d)
 }
 
 /// Runs a load to its end: `config` holds url, rate, warmup_s, duration_s, timeout_s, connections, seed and
 /// mix (dicts of method, path, headers, body, weight). `on_second(second)` gets each second of the series
-/// as it closes. ValueError for a configuration that cannot run; KeyboardInterrupt stops the load.
+/// as it closes; an exception it raises stops the load and comes out of this call. ValueError for a
+/// configuration that cannot run; KeyboardInterrupt stops the load.
 #[pyfunction]
 #[pyo3(signature = (config, on_second=None))]
 pub fn run_load(
@@ -189,7 +191,15 @@ pub fn run_load(
                         recorder.seconds()[reported.min(n)..n].to_vec()
                     };
                     for s in closed {
-                        callback.call1(py, (second(py, reported, &s)?,))?;
+                        let called =
+                            second(py, reported, &s).and_then(|d| callback.call1(py, (d,)));
+                        if let Err(e) = called {
+                            // The caller wants out (its workload died, say): stop the load first.
+                            shared.cancel.store(true, Ordering::Relaxed);
+                            let _ = py.detach(|| result.lock().unwrap().recv());
+                            let _ = thread.join();
+                            return Err(e);
+                        }
                         reported += 1;
                     }
                 }

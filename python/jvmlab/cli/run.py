@@ -22,14 +22,20 @@ from rich.text import Text
 from jvmlab.cli.output import print_renderables, print_text, stdout_console
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment import interrupt, jdks
-from jvmlab.experiment.results import VariantResult, variant_results
+from jvmlab.experiment.results import LevelResult, VariantResult, level_results, variant_results
 from jvmlab.experiment.run import Plan, Runner, make_plan, rejection_error
 from jvmlab.experiment.spec import ExperimentSpec, Metric, load_spec
 from jvmlab.experiment.store import OK, REJECTED, Store, TrialOutcome, TrialRow
-from jvmlab.report.experiment_view import plan_renderable, results_renderable, timeline_renderable
+from jvmlab.report.experiment_view import (
+    levels_renderable,
+    plan_renderable,
+    results_renderable,
+    timeline_renderable,
+)
 
 EXIT_TRIALS_FAILED = 1
 RESULTS_NOTE = "means over successful trials; ± the workload metric's coefficient of variation"
+LEVELS_NOTE = "each level's measured window (after its warm-up); means over successful trials, ± CV of P99"
 
 
 @dataclass(frozen=True)
@@ -105,11 +111,12 @@ def run(options: RunOptions) -> int:
         with progress.bar:
             trials = runner.run(experiment, plan)
         rows = variant_results(trials, metric_series(store, trials))
+        by_level = level_results(trials, store.levels(t.id for t in trials))
     finally:
         restore()
         store.close()
     title = f"experiment {experiment} ({spec.name}): {RESULTS_NOTE}"
-    print_renderables(results_view(title, rows, spec.workload.metric))
+    print_renderables(results_view(title, rows, spec.workload.metric, by_level))
     failed = [t for t in trials if t.state not in (OK, REJECTED)]
     return EXIT_TRIALS_FAILED if failed else 0
 
@@ -119,11 +126,17 @@ def metric_series(store: Store, trials: list[TrialRow]) -> dict[int, list[tuple[
     return {t.id: store.series(t.id, "metric") for t in trials if t.state == OK}
 
 
-def results_view(title: str, rows: list[VariantResult], metric: Metric | None) -> list[RenderableType]:
-    """The results table, then the metric over time where there is a metric."""
+def results_view(
+    title: str, rows: list[VariantResult], metric: Metric | None, by_level: list[LevelResult]
+) -> list[RenderableType]:
+    """The results table, the metric over time where there is a metric, and the load levels' table where
+    there are levels."""
     timeline = timeline_renderable(rows, metric) if metric is not None else None
     table = results_renderable(title, rows, metric)
-    return [Group(table, Text(""), timeline)] if timeline is not None else [table]
+    out: list[RenderableType] = [Group(table, Text(""), timeline)] if timeline is not None else [table]
+    if by_level:
+        out.append(levels_renderable(f"per load level: {LEVELS_NOTE}", by_level))
+    return out
 
 
 def results(ref: str | None, db: str | None, as_json: bool) -> None:
@@ -135,6 +148,7 @@ def results(ref: str | None, db: str | None, as_json: bool) -> None:
             raise JvmLabError(f"{db or 'jvmlab.db'} holds {what}; `jvmlab run SPEC` makes one")
         trials = store.trials(exp.id)
         rows = variant_results(trials, metric_series(store, trials))
+        by_level = level_results(trials, store.levels(t.id for t in trials))
         metric = ExperimentSpec.model_validate(exp.spec).workload.metric if exp.spec else None
     finally:
         store.close()
@@ -146,8 +160,9 @@ def results(ref: str | None, db: str | None, as_json: bool) -> None:
             "format_version": 1,
             "experiment": {"id": exp.id, "name": exp.name, "status": exp.status, "run_dir": exp.run_dir},
             "variants": [asdict(r) for r in rows],
+            "levels": [asdict(r) for r in by_level],
         }
         print_text(json.dumps(doc, indent=2))
         return
     title = f"experiment {exp.id} ({exp.name}, {exp.status}): {RESULTS_NOTE}"
-    print_renderables(results_view(title, rows, metric))
+    print_renderables(results_view(title, rows, metric, by_level))

@@ -27,15 +27,18 @@ class Variant:
 
 @dataclass(frozen=True)
 class PlannedTrial:
-    """One run of a variant (a separate JVM). `position` is its place in the run order, from 0."""
+    """One run of a variant (a separate JVM). `position` is its place in the run order, from 0. `level`:
+    the one load level this JVM takes (a fresh JVM per level); None when it takes all the spec's levels."""
 
     position: int
     variant: Variant
     repetition: int  # from 1
+    level: str | None = None
 
     @property
     def key(self) -> str:
-        return f"{self.variant.key}#{self.repetition}"
+        at = f"@{self.level}" if self.level is not None else ""
+        return f"{self.variant.key}{at}#{self.repetition}"
 
 
 def variants(jdks: Sequence[str], flag_sets: dict[str, list[str]]) -> list[Variant]:
@@ -44,19 +47,28 @@ def variants(jdks: Sequence[str], flag_sets: dict[str, list[str]]) -> list[Varia
 
 
 def plan(
-    all_variants: Sequence[Variant], repetitions: int, *, order: str = "interleaved", seed: int = 1
+    all_variants: Sequence[Variant],
+    repetitions: int,
+    *,
+    order: str = "interleaved",
+    seed: int = 1,
+    levels: Sequence[str] | None = None,
 ) -> list[PlannedTrial]:
     """The trials in run order: `interleaved` (rounds, each a fresh shuffle) or `sequential` (all repetitions
-    of one variant, then the next)."""
+    of one variant, then the next). With `levels` (a fresh JVM per load level), every variant x level is a
+    unit of its own, shuffled like a variant."""
+    units: list[tuple[Variant, str | None]] = [
+        (v, level) for v in all_variants for level in (levels if levels is not None else [None])
+    ]
     if order == "sequential":
-        sequence = [(v, rep) for v in all_variants for rep in range(1, repetitions + 1)]
+        sequence = [(u, rep) for u in units for rep in range(1, repetitions + 1)]
     elif order == "interleaved":
         rng = random.Random(seed)
         sequence = []
         for rep in range(1, repetitions + 1):
-            block = list(all_variants)
+            block = list(units)
             rng.shuffle(block)
-            sequence.extend((v, rep) for v in block)
+            sequence.extend((u, rep) for u in block)
     else:
         raise ValueError(f"unknown order {order!r}")
-    return [PlannedTrial(i, v, rep) for i, (v, rep) in enumerate(sequence)]
+    return [PlannedTrial(i, v, rep, level) for i, ((v, level), rep) in enumerate(sequence)]

@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import IO
 
 import psutil
 
@@ -60,8 +61,8 @@ def spawn(
     *,
     cwd: str | Path,
     env: Mapping[str, str],
-    stdout: int,
-    stderr: int,
+    stdout: int | IO[bytes],
+    stderr: int | IO[bytes],
     nice: int = 0,
     cpus: Sequence[int] | None = None,
 ) -> subprocess.Popen[bytes]:

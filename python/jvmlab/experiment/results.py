@@ -134,3 +134,69 @@ def variant_results(
             )
         )
     return out
+
+
+@dataclass(frozen=True)
+class LevelResult:
+    """One variant at one load level: the means over its successful trials' measured windows."""
+
+    variant: str
+    jdk: str
+    flag_set: str
+    level: str
+    rate: float
+    trials: int  # successful trials that reached this level
+    figures: dict[str, Figure] = field(default_factory=dict)
+
+
+def _load(lv: Any, *path: str) -> Any:
+    return _get(lv.load, *path)
+
+
+def _error_percent(lv: Any) -> float | None:
+    sent = _load(lv, "sent")
+    errors = _load(lv, "error_count")
+    return None if not sent or errors is None else 100.0 * errors / sent
+
+
+# name -> how to read it from a stored level (LevelRow)
+LEVEL_FIGURES: dict[str, Callable[[Any], float | None]] = {
+    "throughput_rps": lambda lv: _load(lv, "throughput_rps"),
+    "error_percent": _error_percent,
+    "p50_ms": lambda lv: _load(lv, "latency", "p50_ms"),
+    "p95_ms": lambda lv: _load(lv, "latency", "p95_ms"),
+    "p99_ms": lambda lv: _load(lv, "latency", "p99_ms"),
+    "p999_ms": lambda lv: _load(lv, "latency", "p999_ms"),
+    "max_ms": lambda lv: _load(lv, "latency", "max_ms"),
+    "young_per_min": lambda lv: _get(lv.gc, "rates", "young", "mean_per_min"),
+    "young_peak_per_min": lambda lv: _get(lv.gc, "rates", "young", "peak_per_min"),
+    "full_per_min": lambda lv: _get(lv.gc, "rates", "full", "mean_per_min"),
+    "full_count": lambda lv: _get(lv.gc, "rates", "full", "count"),
+    "pause_ms_per_min": lambda lv: _get(lv.gc, "pause_time_per_min_mean_ms"),
+    "pause_ms_per_min_peak": lambda lv: _get(lv.gc, "pause_time_per_min_peak_ms"),
+    "pause_p99_ms": lambda lv: _get(lv.gc, "pause_p99_ms"),
+    "pause_max_ms": lambda lv: _get(lv.gc, "pause_max_ms"),
+    "gc_overhead_percent": lambda lv: _get(lv.gc, "gc_overhead_percent"),
+    "rss_peak_bytes": lambda lv: _get(lv.process, "rss_peak_bytes"),
+    "cpu_percent": lambda lv: _get(lv.process, "cpu_percent"),
+}
+
+
+def level_results(trials: Sequence[TrialRow], levels: Mapping[int, Sequence[Any]]) -> list[LevelResult]:
+    """One result per variant and level (by JDK, flag set, then the levels' order in the spec), from the
+    successful trials' levels (`levels`: trial id -> its stored levels)."""
+    groups: dict[tuple[str, int], list[Any]] = {}
+    first: dict[tuple[str, int], TrialRow] = {}
+    for t in sorted(trials, key=lambda t: (t.jdk, t.flag_set, t.position)):
+        if t.state != OK:
+            continue
+        for lv in levels.get(t.id, []):
+            key = (t.variant, lv.position)
+            groups.setdefault(key, []).append(lv)
+            first.setdefault(key, t)
+    out = []
+    for key in sorted(groups, key=lambda k: (first[k].jdk, first[k].flag_set, k[1])):
+        rows, t = groups[key], first[key]
+        figures = {name: Figure.of([read(lv) for lv in rows]) for name, read in LEVEL_FIGURES.items()}
+        out.append(LevelResult(t.variant, t.jdk, t.flag_set, rows[0].name, rows[0].rate, len(rows), figures))
+    return out

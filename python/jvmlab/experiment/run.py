@@ -104,7 +104,11 @@ def make_plan(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> 
     all_variants = variants(list(jdks), spec.matrix.flags)
     checked = check(list(jdks.values()), spec.matrix.flags)
     verdicts = {v.key: checked[(v.jdk, v.flag_set)] for v in all_variants}
-    trials = plan(all_variants, spec.matrix.repetitions, order=spec.matrix.order, seed=spec.matrix.seed)
+    fresh = spec.load is not None and spec.load.mode == "fresh"
+    levels = [lv.label for lv in spec.load.levels] if fresh and spec.load is not None else None
+    trials = plan(
+        all_variants, spec.matrix.repetitions, order=spec.matrix.order, seed=spec.matrix.seed, levels=levels
+    )
     return Plan(spec, jdks, verdicts, trials)
 
 
@@ -145,6 +149,7 @@ def trial_rows(p: Plan) -> list[dict[str, Any]]:
             "flag_set": t.variant.flag_set,
             "flags": list(t.variant.flags),
             "repetition": t.repetition,
+            "level": t.level,
         }
         for t in p.trials
     ]
@@ -228,7 +233,8 @@ class Runner:
             outcome = TrialOutcome(state=REJECTED, reason=f"JDK {trial.jdk} is no longer installed")
             self.store.finish_trial(trial.id, outcome)
             return
-        folder = Path(run_dir) / f"{trial.position:03d}-{_safe(trial.variant)}-{trial.repetition}"
+        at = f"-{_safe(trial.level)}" if trial.level else ""
+        folder = Path(run_dir) / f"{trial.position:03d}-{_safe(trial.variant)}{at}-{trial.repetition}"
         setup = TrialSetup(
             trial_id=trial.key,
             java=jdk.java,
@@ -238,6 +244,7 @@ class Runner:
             flags=tuple(trial.flags),
             run_dir=folder,
             classes=self.classes,
+            level=trial.level,
         )
         self.store.start_trial(
             trial.id, run_dir=str(folder), argv=[str(jdk.java)], jdk_info=jdk_info(jdk, verdict)

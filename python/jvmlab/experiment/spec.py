@@ -28,9 +28,12 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from jvmlab.errors import JvmLabError
+from jvmlab.load.mix import RequestModel
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-PLACEHOLDERS = ("java", "jvm_opts", "workdir", "trial_id", "classes", "jdk_home", "spec_dir")
+PLACEHOLDERS = ("java", "jvm_opts", "workdir", "trial_id", "classes", "jdk_home", "spec_dir", "port")
+# In a load tool's command, besides the above.
+LOAD_TOOL_PLACEHOLDERS = ("url", "rate", "warmup_s", "duration_s", "level", "result")
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
 
@@ -139,6 +142,76 @@ class Matrix(Strict):
         return flags
 
 
+class Level(Strict):
+    """One load level: `rate` requests per second, `warmup_s` of load that is not measured, then
+    `duration_s` that is."""
+
+    rate: float = Field(gt=0, le=1_000_000)
+    duration_s: float = Field(gt=0)
+    warmup_s: float = Field(default=10.0, ge=0)
+    name: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]+$")
+
+    @property
+    def label(self) -> str:
+        return self.name or f"{self.rate:g}rps"
+
+
+class LoadTool(Strict):
+    """Another load tool run for each level instead of jvmlab's driver; its results file is imported."""
+
+    command: list[str] = Field(min_length=1)
+    format: Literal["jmeter", "k6", "k6-summary", "wrk2"] | None = None
+    # The tool's latency is measured from the send (closed model) unless it is an arrival-rate tool.
+    corrected: bool = False
+
+    @field_validator("command")
+    @classmethod
+    def _placeholders(cls, command: list[str]) -> list[str]:
+        known = (*PLACEHOLDERS, *LOAD_TOOL_PLACEHOLDERS)
+        for item in command:
+            for name in _PLACEHOLDER.findall(item):
+                if name not in known:
+                    listed = ", ".join("{" + p + "}" for p in known)
+                    raise ValueError(f"unknown placeholder {{{name}}} in {item!r}; known: {listed}")
+        return command
+
+
+class Load(Strict):
+    """Requests at fixed rates, level after level, against the workload once it is ready. `stepped`: one
+    JVM takes every level in turn; `fresh`: a new JVM per level (each level is then a trial of its own)."""
+
+    url: str
+    levels: list[Level] = Field(min_length=1)
+    mode: Literal["stepped", "fresh"] = "stepped"
+    connections: int = Field(default=512, ge=1, le=100_000)
+    timeout_s: float = Field(default=10.0, gt=0)
+    seed: int = 1
+    request: list[RequestModel] = Field(default_factory=lambda: [RequestModel()], min_length=1)
+    tool: LoadTool | None = None
+
+    @field_validator("url")
+    @classmethod
+    def _http(cls, url: str) -> str:
+        if not url.startswith("http://"):
+            raise ValueError(f"{url!r}: an http:// URL, e.g. http://127.0.0.1:{{port}}/health")
+        for name in _PLACEHOLDER.findall(url):
+            if name not in PLACEHOLDERS:
+                raise ValueError(f"unknown placeholder {{{name}}} in {url!r}")
+        return url
+
+    @field_validator("levels")
+    @classmethod
+    def _distinct(cls, levels: list[Level]) -> list[Level]:
+        labels = [lv.label for lv in levels]
+        twice = sorted({x for x in labels if labels.count(x) > 1})
+        if twice:
+            raise ValueError(f"two levels are called {twice[0]!r}: give them distinct names")
+        return levels
+
+    def level(self, label: str) -> Level:
+        return next(lv for lv in self.levels if lv.label == label)
+
+
 class Trial(Strict):
     timeout_s: float = Field(default=600.0, gt=0)
     cooldown_s: float = Field(default=0.0, ge=0)
@@ -163,8 +236,18 @@ class ExperimentSpec(Strict):
     matrix: Matrix = Matrix()
     trial: Trial = Trial()
     telemetry: Telemetry = Telemetry()
+    load: Load | None = None
     # Where the spec file is: relative paths in it (workdir_template) are relative to it.
     spec_dir: Annotated[str, Field(exclude=True)] = "."
+
+    @model_validator(mode="after")
+    def _load_ends_the_trial(self) -> ExperimentSpec:
+        if self.load is not None and (self.workload.stop.duration_s or self.workload.stop.log):
+            raise ValueError(
+                "with [load], a trial ends when its last level ends: drop workload.stop.duration_s and "
+                "workload.stop.log (keep stop.send, e.g. a stop command, and stop.grace_s)"
+            )
+        return self
 
     def template_dir(self) -> Path | None:
         t = self.workload.workdir_template

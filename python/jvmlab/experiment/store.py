@@ -26,7 +26,9 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     delete,
+    inspect,
     select,
+    text,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError, OperationalError
@@ -77,6 +79,8 @@ class TrialRow(Base):
     flag_set: Mapped[str] = mapped_column(String(200))
     flags: Mapped[list[Any]]
     repetition: Mapped[int] = mapped_column(Integer)
+    # The one load level this trial's JVM takes (load mode "fresh"); None: all the spec's levels, or no load.
+    level: Mapped[str | None] = mapped_column(String(200), default=None)
     state: Mapped[str] = mapped_column(String(20), default=PENDING)
     reason: Mapped[str | None] = mapped_column(Text, default=None)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
@@ -108,6 +112,28 @@ class SampleRow(Base):
     value: Mapped[float] = mapped_column(Float)
 
 
+class LevelRow(Base):
+    """What a trial measured at one load level: the load's result, and the GC summary and process figures
+    of exactly the level's measured window."""
+
+    __tablename__ = "levels"
+    __table_args__ = (UniqueConstraint("trial_id", "position"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    trial_id: Mapped[int] = mapped_column(ForeignKey("trials.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)  # the level's place in the spec, from 0
+    name: Mapped[str] = mapped_column(String(200))
+    rate: Mapped[float] = mapped_column(Float)
+    # The measured window, in seconds since the trial's process started and in JVM uptime.
+    start_s: Mapped[float] = mapped_column(Float)
+    end_s: Mapped[float] = mapped_column(Float)
+    uptime_start_s: Mapped[float | None] = mapped_column(Float, default=None)
+    uptime_end_s: Mapped[float | None] = mapped_column(Float, default=None)
+    load: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    gc: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    process: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+
+
 class ArtifactRow(Base):
     """A file a trial left: its GC log, stdout, stderr, JFR recording (paths in the run folder)."""
 
@@ -117,6 +143,22 @@ class ArtifactRow(Base):
     trial_id: Mapped[int] = mapped_column(ForeignKey("trials.id"), index=True)
     kind: Mapped[str] = mapped_column(String(50))
     path: Mapped[str] = mapped_column(Text)
+
+
+@dataclass(frozen=True)
+class LevelOutcome:
+    """One load level of a trial, as measured."""
+
+    position: int
+    name: str
+    rate: float
+    start_s: float
+    end_s: float
+    uptime_start_s: float | None
+    uptime_end_s: float | None
+    load: dict[str, Any] | None
+    gc: dict[str, Any] | None
+    process: dict[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -135,6 +177,7 @@ class TrialOutcome:
     series: dict[str, list[tuple[float, float]]] | None = None
     artifacts: dict[str, str] | None = None
     argv: list[str] | None = None
+    levels: list[LevelOutcome] | None = None
 
 
 def engine_url(url: str | None) -> str:
@@ -161,6 +204,7 @@ class Store:
         try:
             engine = create_engine(full)
             Base.metadata.create_all(engine)
+            _add_new_columns(engine)
         except ArgumentError as e:
             raise StoreError(
                 f"--db {url}: not a database URL ({e}); give a file path or postgresql://..."
@@ -252,8 +296,8 @@ class Store:
             t.state, t.started_at, t.run_dir = RUNNING, time.time(), run_dir
             t.argv, t.jdk_info, t.attempts = list(argv), jdk_info, t.attempts + 1
             # A rerun replaces what a killed attempt left.
-            s.execute(delete(SampleRow).where(SampleRow.trial_id == trial_id))
-            s.execute(delete(ArtifactRow).where(ArtifactRow.trial_id == trial_id))
+            for table in (SampleRow, ArtifactRow, LevelRow):
+                s.execute(delete(table).where(table.trial_id == trial_id))
 
     def finish_trial(self, trial_id: int, outcome: TrialOutcome) -> None:
         """Stores a trial's outcome, series and artefacts in one transaction."""
@@ -270,6 +314,9 @@ class Store:
                 s.add_all(SampleRow(trial_id=trial_id, series=series, t_s=t_s, value=v) for t_s, v in points)
             for kind, path in (outcome.artifacts or {}).items():
                 s.add(ArtifactRow(trial_id=trial_id, kind=kind, path=path))
+            for lv in outcome.levels or []:
+                row = {**vars(lv), **{k: _json_safe(getattr(lv, k)) for k in ("load", "gc", "process")}}
+                s.add(LevelRow(trial_id=trial_id, **row))
 
     def reject_trial(self, trial_id: int, reason: str) -> None:
         self.finish_trial(trial_id, TrialOutcome(state=REJECTED, reason=reason))
@@ -283,10 +330,39 @@ class Store:
             )
             return [(float(a), float(b)) for a, b in s.execute(q)]
 
+    def levels(self, trial_ids: Iterable[int]) -> dict[int, list[LevelRow]]:
+        """The load levels of each of the trials, in the spec's order."""
+        ids = list(trial_ids)
+        out: dict[int, list[LevelRow]] = {i: [] for i in ids}
+        if not ids:
+            return out
+        with self.session() as s:
+            q = (
+                select(LevelRow)
+                .where(LevelRow.trial_id.in_(ids))
+                .order_by(LevelRow.trial_id, LevelRow.position)
+            )
+            for row in s.scalars(q):
+                out[row.trial_id].append(row)
+        return out
+
     def artifacts(self, trial_id: int) -> dict[str, str]:
         with self.session() as s:
             q = select(ArtifactRow).where(ArtifactRow.trial_id == trial_id)
             return {a.kind: a.path for a in s.scalars(q)}
+
+
+def _add_new_columns(engine: Engine) -> None:
+    """A store made by an older jvmlab: columns added since (all nullable) are added to its tables."""
+    existing = inspect(engine)
+    for table in Base.metadata.sorted_tables:
+        have = {c["name"] for c in existing.get_columns(table.name)}
+        for column in table.columns:
+            if column.name not in have:
+                assert column.nullable, f"{table.name}.{column.name}: a new column must be nullable"
+                kind = column.type.compile(engine.dialect)
+                with engine.begin() as c:
+                    c.execute(text(f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}'))
 
 
 def _finite(value: Any) -> Any:

@@ -15,6 +15,7 @@ import socket
 import subprocess
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,15 +23,17 @@ from pathlib import Path
 from typing import Any
 
 from jvmlab.errors import JvmLabError
-from jvmlab.experiment import interrupt, telemetry
+from jvmlab.experiment import interrupt, levels, telemetry
 from jvmlab.experiment.command import build_argv, fill
 from jvmlab.experiment.process import end_tree, spawn
 from jvmlab.experiment.sampler import ProcessSampler
-from jvmlab.experiment.spec import ExperimentSpec, Metric
-from jvmlab.experiment.store import FAILED, OK, TIMEOUT, TrialOutcome
+from jvmlab.experiment.spec import ExperimentSpec, Load, Metric
+from jvmlab.experiment.store import FAILED, OK, TIMEOUT, LevelOutcome, TrialOutcome
 from jvmlab.experiment.watch import Watch, pump, tail
+from jvmlab.gclog.clock import jvm_start_epoch
 
 POLL_S = 0.05
+DEFAULT_READY_TIMEOUT_S = 120.0
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class TrialSetup:
     flags: tuple[str, ...]
     run_dir: Path
     classes: Path
+    level: str | None = None  # the one load level of a fresh-JVM trial; None: all of them
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,16 @@ class Launch:
     gc_log: Path | None
     jfr: Path | None
     env: dict[str, str]
+    values: dict[str, str]  # the placeholders' values
+    url: str | None = None  # the load's URL, placeholders filled
+    ready_port: int | None = None  # with a load and no workload.ready: ready when this port accepts
+
+
+def free_port() -> int:
+    """A TCP port free on loopback now (for {port}: the workload is told to listen on it)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def prepare(spec: ExperimentSpec, setup: TrialSetup) -> Launch:
@@ -81,11 +95,16 @@ def prepare(spec: ExperimentSpec, setup: TrialSetup) -> Launch:
         "classes": str(setup.classes),
         "jdk_home": str(setup.jdk_home),
         "spec_dir": spec.spec_dir,
+        "port": str(free_port()),
     }
     argv = build_argv(spec.workload.command, values, jvm_opts)
     env = {**os.environ, **{k: fill(v, values) for k, v in spec.workload.env.items()}}
     env["JAVA_HOME"] = str(setup.jdk_home)
-    return Launch(argv, workdir, gc_log, jfr, env)
+    url = fill(spec.load.url, values) if spec.load is not None else None
+    ready_port = None
+    if url is not None and spec.workload.ready is None:
+        ready_port = urllib.parse.urlsplit(url).port or 80
+    return Launch(argv, workdir, gc_log, jfr, env, values, url, ready_port)
 
 
 def _port_open(port: int) -> bool:
@@ -135,8 +154,9 @@ def metric_summary(series: list[tuple[float, float]], ready_s: float, warmup_s: 
     }
 
 
-def gc_figures(gc_log: Path | None) -> dict[str, Any] | None:
-    """The GC summary of the trial's log (foundation issue), or the reason there is none."""
+def gc_figures(gc_log: Path | None, window: tuple[float, float] | None = None) -> dict[str, Any] | None:
+    """The GC summary of the trial's log (foundation issue), or the reason there is none; `window`
+    (uptime seconds) restricts it to what happened then."""
     if gc_log is None:
         return None
     if not gc_log.exists():
@@ -144,9 +164,114 @@ def gc_figures(gc_log: Path | None) -> dict[str, Any] | None:
     from jvmlab.gclog import summarize  # deferred: only trials with a GC log need the parser
 
     try:
-        return summarize(gc_log).model_dump(mode="json")
+        return summarize(gc_log, window=window).model_dump(mode="json")
     except JvmLabError as e:
         return {"error": str(e)}
+
+
+@dataclass
+class Running:
+    """A trial's process as it runs, and what watching it needs."""
+
+    spec: ExperimentSpec
+    launch: Launch
+    proc: subprocess.Popen[bytes]
+    watch: Watch
+    t0: float
+    on_metric: Callable[[float, float], None] | None
+    reported: int = 0
+
+    def now(self) -> float:
+        return time.monotonic() - self.t0
+
+    def tick(self) -> tuple[str, str] | None:
+        """What every poll does: Ctrl-C, the live metric, the trial timeout (returned as the trial's end)."""
+        interrupt.check()
+        points = self.watch.metric_points
+        if self.on_metric is not None and len(points) > self.reported:
+            self.reported = len(points)
+            self.on_metric(*points[-1])
+        if self.now() > self.spec.trial.timeout_s:
+            return TIMEOUT, f"trial timeout: still running after {self.spec.trial.timeout_s:g} s"
+        return None
+
+    def until_ready(self) -> tuple[str, str] | None:
+        """Waits for readiness (a log line, a port, a URL); the trial's end if it never comes."""
+        ready = self.spec.workload.ready
+        port = ready.port if ready is not None and ready.port else self.launch.ready_port
+        if ready is None and port is None:
+            self.watch.ready_at = 0.0
+            return None
+        timeout_s = ready.timeout_s if ready is not None else DEFAULT_READY_TIMEOUT_S
+        url = fill(ready.url, self.launch.values) if ready is not None and ready.url else None
+        while self.proc.poll() is None:
+            ended = self.tick()
+            if ended:
+                return ended
+            if self.watch.ready_at is not None:
+                return None
+            if (port and _port_open(port)) or (url and _url_answers(url)):
+                self.watch.ready_at = self.now()
+                return None
+            if self.now() > timeout_s:
+                what = "workload.ready" if ready is not None else f"port {port} of load.url"
+                return FAILED, f"not ready within {timeout_s:g} s ({what})"
+            time.sleep(POLL_S)
+        return None  # it exited: its exit code tells
+
+    def until_stop(self) -> tuple[tuple[str, str] | None, bool]:
+        """Waits for the stop condition; (the trial's end if not ok, whether jvmlab stopped it)."""
+        stop = self.spec.workload.stop
+        while self.proc.poll() is None:
+            ended = self.tick()
+            if ended:
+                return ended, False
+            assert self.watch.ready_at is not None
+            if (stop.duration_s and self.now() - self.watch.ready_at >= stop.duration_s) or (
+                self.watch.stop_seen.is_set()
+            ):
+                self.stop_gracefully()
+                return None, True
+            time.sleep(POLL_S)
+        return None, False
+
+    def stop_gracefully(self) -> None:
+        """Sends the stop text, if any, and gives the process its grace time to exit."""
+        stop = self.spec.workload.stop
+        if stop.send:
+            self.watch.send(stop.send)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=stop.grace_s)
+
+    def check_during_load(self) -> None:
+        """Raises levels.Stop when the workload has exited or the trial is out of time."""
+        if self.proc.poll() is not None:
+            raise levels.Stop(FAILED, f"the workload exited (code {self.proc.returncode}) during the load")
+        ended = self.tick()
+        if ended:
+            raise levels.Stop(*ended)
+
+    def load_levels(
+        self, load: Load, only: str | None
+    ) -> tuple[list[levels.LevelRun], tuple[str, str] | None]:
+        """Runs the trial's load levels; (the levels done, the trial's end if not ok)."""
+        done: list[levels.LevelRun] = []
+        try:
+            for position, level in levels.levels_of_trial(load, only):
+                done += levels.run_levels(
+                    load,
+                    [(position, level)],
+                    url=self.launch.url or "",
+                    values=self.launch.values,
+                    run_dir=self.launch.workdir.parent,
+                    check=self.check_during_load,
+                )
+        except levels.Stop as e:
+            return done, (e.state, e.reason)
+        except JvmLabError as e:
+            return done, (FAILED, str(e))
+        self.stop_gracefully()
+        return done, None
 
 
 def run_trial(
@@ -159,7 +284,7 @@ def run_trial(
     launch = prepare(spec, setup)
     w = spec.workload
     stdout_path, stderr_path = setup.run_dir / "stdout.log", setup.run_dir / "stderr.log"
-    t0 = time.monotonic()
+    t0, t0_unix = time.monotonic(), time.time()
     try:
         proc = spawn(
             launch.argv,
@@ -181,41 +306,21 @@ def run_trial(
         sends=w.stdin,
         stdin=proc.stdin,
     )
-    if w.ready is None:
-        watch.ready_at = 0.0
     assert proc.stdout is not None and proc.stderr is not None
     pumps = [pump(proc.stdout, stdout_path, watch), pump(proc.stderr, stderr_path, watch)]
     sampler = ProcessSampler(proc.pid, spec.telemetry.sample_interval_s, t0=t0).start()
-    state, stopped_by_us = OK, False
-    reason: str | None = None
-    reported = 0
+    running = Running(spec, launch, proc, watch, t0, on_metric)
+    ended: tuple[str, str] | None = None
+    stopped_by_us = False
+    level_runs: list[levels.LevelRun] = []
     try:
-        while proc.poll() is None:
-            interrupt.check()
-            now = time.monotonic() - t0
-            if on_metric is not None and len(watch.metric_points) > reported:
-                reported = len(watch.metric_points)
-                on_metric(*watch.metric_points[-1])
-            if now > spec.trial.timeout_s:
-                state, reason = TIMEOUT, f"trial timeout: still running after {spec.trial.timeout_s:g} s"
-                break
-            if watch.ready_at is None:
-                assert w.ready is not None
-                if (w.ready.port and _port_open(w.ready.port)) or (w.ready.url and _url_answers(w.ready.url)):
-                    watch.ready_at = now
-                elif now > w.ready.timeout_s:
-                    state, reason = FAILED, f"not ready within {w.ready.timeout_s:g} s (workload.ready)"
-                    break
-            elif (
-                w.stop.duration_s and now - watch.ready_at >= w.stop.duration_s
-            ) or watch.stop_seen.is_set():
-                stopped_by_us = True
-                if w.stop.send:
-                    watch.send(w.stop.send)
-                    with contextlib.suppress(subprocess.TimeoutExpired):
-                        proc.wait(timeout=w.stop.grace_s)
-                break
-            time.sleep(POLL_S)
+        ended = running.until_ready()
+        if ended is None and proc.poll() is None:
+            if spec.load is not None:
+                level_runs, ended = running.load_levels(spec.load, setup.level)
+                stopped_by_us = ended is None
+            else:
+                ended, stopped_by_us = running.until_stop()
     finally:
         end_tree(proc)
         sampler.stop()
@@ -223,6 +328,7 @@ def run_trial(
             p.join(timeout=5)
     elapsed = time.monotonic() - t0
     code = proc.returncode
+    state, reason = ended if ended is not None else (OK, None)
     if state == OK and not stopped_by_us and code != 0:
         state = FAILED
         reason = _failure_reason(code, watch, launch.workdir)
@@ -250,7 +356,25 @@ def run_trial(
         series=series,
         artifacts=artifacts,
         argv=launch.argv,
+        levels=_level_outcomes(level_runs, launch, t0_unix, series) if spec.load is not None else None,
     )
+
+
+def _level_outcomes(
+    runs: list[levels.LevelRun], launch: Launch, t0_unix: float, series: dict[str, list[tuple[float, float]]]
+) -> list[LevelOutcome]:
+    gc_log = launch.gc_log
+    jvm_start = jvm_start_epoch(gc_log) if gc_log is not None else None
+    return [
+        levels.outcome(
+            run,
+            t0_unix_s=t0_unix,
+            jvm_start_unix_s=jvm_start,
+            gc=lambda window: gc_figures(gc_log, window),
+            series=series,
+        )
+        for run in runs
+    ]
 
 
 def _failure_reason(code: int | None, watch: Watch, workdir: Path) -> str:

@@ -92,6 +92,7 @@ def to_result(plan: LoadPlan, raw: dict[str, Any]) -> LoadResult:
         send_lag_p99_ms=raw["send_lag_p99_ms"],
         send_lag_max_ms=raw["send_lag_max_ms"],
         elapsed_s=raw["elapsed_s"],
+        start_unix_s=raw["start_unix_s"],
     )
     return LoadResult(
         source="jvmlab",

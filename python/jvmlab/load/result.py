@@ -66,6 +66,7 @@ class DriverStats:
     send_lag_p99_ms: float  # how late requests left, behind their due time
     send_lag_max_ms: float
     elapsed_s: float
+    start_unix_s: float  # when the schedule began (wall clock); the measured window starts warmup_s later
 
 
 @dataclass(frozen=True)
