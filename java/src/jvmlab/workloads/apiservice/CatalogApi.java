@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 final class CatalogApi {
     private static final int MAX_QUERY = 200;
     private static final int MAX_WORDS = 8;
-    private static final int MAX_CANDIDATES = 250;
+    private static final int CANDIDATES_PER_WORD = 40;
     private static final long POSTINGS = 31;
     private static final Pattern NON_WORD = Pattern.compile("[^\\p{L}\\p{N}-]+");
 
@@ -56,7 +56,7 @@ final class CatalogApi {
         if (words.isEmpty()) {
             throw HttpException.of(400, "q has no word to search for");
         }
-        List<Hit> hits = rank(words, Math.min(MAX_CANDIDATES, 3 * (offset + limit)));
+        List<Hit> hits = rank(words);
         JsonWriter w = new JsonWriter(16384).beginObject().field("query", q).field("total", hits.size())
                 .field("offset", offset).field("limit", limit).name("hits").beginArray();
         for (Hit hit : hits.subList(Math.min(offset, hits.size()), Math.min(offset + limit, hits.size()))) {
@@ -91,13 +91,12 @@ final class CatalogApi {
         return new ArrayList<String>(words);
     }
 
-    /** The candidates the index gives for the words, scored on their text, best first. */
-    private List<Hit> rank(List<String> words, int candidates) {
+    /** The candidates the index gives for the words (its postings), scored on their text, best first. */
+    private List<Hit> rank(List<String> words) {
         Set<Long> ids = new LinkedHashSet<Long>();
-        int perWord = (candidates + words.size() - 1) / words.size();
         for (String word : words) {
             long posting = Mix.hash(seed, word.hashCode(), POSTINGS);
-            for (int i = 0; i < perWord; i++) {
+            for (int i = 0; i < CANDIDATES_PER_WORD; i++) {
                 ids.add(Mix.id(Mix.hash(posting, i), catalog.size()));
             }
         }

@@ -88,15 +88,17 @@ final class Connection implements Runnable {
 
     /**
      * The poller's answer when the request queue is full: reads what the client sent (so that closing does not
-     * reset the connection and lose the answer), writes 503 if the socket buffer takes it, closes.
+     * reset the connection and lose the answer), writes 503 if the socket buffer takes it, closes. A client that
+     * had closed gets no answer and is not counted.
      */
     void reject() {
-        server.stats.rejected();
         try {
-            channel.read(ByteBuffer.allocate(RequestReader.MAX_HEAD));
-            channel.write(HttpResponse.error(503, "the service is overloaded; try again later", null)
-                    .encode(false, true, true));
-            channel.shutdownOutput();
+            if (channel.read(ByteBuffer.allocate(RequestReader.MAX_HEAD)) >= 0) {
+                server.stats.rejected();
+                channel.write(HttpResponse.error(503, "the service is overloaded; try again later", null)
+                        .encode(false, true, true));
+                channel.shutdownOutput();
+            }
         } catch (IOException e) {
             // the client is gone: nothing to answer
         } finally {

@@ -8,25 +8,25 @@ import java.nio.channels.Selector;
 import java.util.Iterator;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Watches the idle connections on one selector thread (as Tomcat's NIO poller does): a connection with bytes
- * to read goes to the worker pool, or gets 503 when the pool's queue is full; one idle longer than the timeout
- * is closed.
+ * to read goes to the worker pool, or gets 503 when the pool's queue is full (is closed once the pool stops);
+ * one idle longer than the timeout is closed.
  */
 final class Poller implements Runnable {
     private static final long SWEEP_MS = 1000;
 
     private final Selector selector;
     private final Queue<Connection> toWatch = new ConcurrentLinkedQueue<Connection>();
-    private final Executor workers;
+    private final ExecutorService workers;
     private final long idleTimeoutNanos;
     private final Thread thread;
     private volatile boolean running = true;
 
-    Poller(Executor workers, long idleTimeoutMs) throws IOException {
+    Poller(ExecutorService workers, long idleTimeoutMs) throws IOException {
         this.selector = Selector.open();
         this.workers = workers;
         this.idleTimeoutNanos = idleTimeoutMs * 1000000L;
@@ -93,7 +93,11 @@ final class Poller implements Runnable {
             try {
                 workers.execute(c);
             } catch (RejectedExecutionException e) {
-                c.reject();
+                if (workers.isShutdown()) {
+                    c.close(); // stopping: no new request is taken
+                } else {
+                    c.reject();
+                }
             }
         }
     }
