@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from jvmlab.errors import InputError, JvmLabError, UsageError
-from jvmlab.load.importers import FORMATS, detect, read
+from jvmlab.load.importers import FORMATS, detect, k6, read
 from jvmlab.load.importers.k6 import failure_of
 from jvmlab.load.importers.samples import (
     DISTRIBUTION_PERCENTILES,
@@ -356,6 +356,22 @@ def test_k6_truncated_line_in_the_middle_is_an_error(tmp_path: Path) -> None:
         read(path)
 
 
+@pytest.mark.parametrize("block", [700, 4096])
+def test_k6_blocks_of_any_size_give_the_same_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    path = plain_k6(tmp_path)
+    whole = read(path).to_json()
+    monkeypatch.setattr(k6, "BLOCK", block)  # lines (~400 bytes) straddle the blocks
+    assert read(path).to_json() == whole
+    lines = path.read_bytes().splitlines(keepends=True)
+    cut = write(tmp_path, "cut.json", b"".join(lines[:-1]) + lines[-1][:37])
+    assert any("is truncated and was ignored" in n for n in read(cut).notes)
+    lines[-30] = lines[-30][:100] + b"\n"  # no longer the last line: an error even across blocks
+    with pytest.raises(InputError, match=f"line {len(lines) - 29} is not a whole JSON object"):
+        read(write(tmp_path, "mid.json", b"".join(lines)))
+
+
 def k6_point(time: str, value: float, status: str = "200", **tags: str) -> str:
     data = {"time": time, "value": value, "tags": {"method": "GET", "status": status, **tags}}
     return json.dumps({"metric": "http_req_duration", "type": "Point", "data": data}, separators=(",", ":"))
@@ -396,12 +412,9 @@ def test_k6_error_codes(code: str | None, error: str | None, failure: Failure) -
 
 
 def test_k6_dropped_iterations_and_missing_status_are_noted(tmp_path: Path) -> None:
-    untagged = json.dumps(
-        {
-            "metric": "http_req_duration",
-            "type": "Point",
-            "data": {"time": "2024-11-21T14:40:00Z", "value": 4.0, "tags": None},
-        }
+    untagged = (
+        '{"metric":"http_req_duration","type":"Point","data":{"time":"2024-11-21T14:40:00Z","value":4,'
+        '"tags":null}}'
     )
     dropped = (
         '{"metric":"dropped_iterations","type":"Point",'
@@ -416,6 +429,24 @@ def test_k6_dropped_iterations_and_missing_status_are_noted(tmp_path: Path) -> N
     assert "1 dropped_iterations points" in notes
     assert "1 points without a status tag" in notes
     assert (r.completed, r.errors) == (2, {})
+
+
+def test_k6_older_key_order_from_the_docs(tmp_path: Path) -> None:
+    """k6's documentation shows points as {"type":"Point","data":{...},"metric":...}."""
+    lines = [
+        '{"type":"Metric","data":{"type":"trend","contains":"time","tainted":null,"thresholds":["avg<1000"],'
+        '"submetrics":null},"metric":"http_req_duration"}',
+        '{"type":"Point","data":{"time":"2017-05-09T14:34:45.239531499+02:00","value":459.865729,"tags":'
+        '{"group":"::my group::json","method":"GET","status":"200","url":"https://httpbin.test.k6.io/get"}},'
+        '"metric":"http_req_duration"}',
+        '{"type":"Point","data":{"time":"2017-05-09T14:34:46.1+02:00","value":12.5,"tags":{"status":"0",'
+        '"error_code":"1211","error":"dial: i/o timeout"}},"metric":"http_req_duration"}',
+        '{"type":"Point","data":{"time":"2017-05-09T14:34:45.625742514+02:00","value":5,"tags":null},'
+        '"metric":"vus"}',
+    ]
+    r = read(write(tmp_path, "old.json", "\n".join(lines) + "\n"))
+    assert (r.sent, r.completed, r.errors, r.latency.max_ms) == (2, 1, {"connect": 1}, 459.865729)
+    assert r.duration_s == pytest.approx(46.1 - 45.239531499 + 0.459865729, abs=1e-6)
 
 
 @pytest.mark.parametrize(
@@ -463,6 +494,14 @@ def test_k6_machine_readable_summary_lacks_p99() -> None:
     assert any(
         "not in the summary: p99_ms, p999_ms (k6's machine-readable summary holds only" in n for n in r.notes
     )
+
+
+def test_k6_machine_readable_summary_with_a_long_script_is_detected(tmp_path: Path) -> None:
+    doc = json.loads((SAMPLES / "k6-summary-machine.json").read_text())
+    doc["config"]["script"] = "// padding\n" * 20_000  # the results start 200 KB in
+    path = write(tmp_path, "long.json", json.dumps(doc, indent=4))
+    assert detect(str(path)) == "k6-summary"
+    assert read(path).latency.p95_ms == 79.4975145
 
 
 def test_k6_summary_cannot_take_a_warmup() -> None:

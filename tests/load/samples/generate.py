@@ -6,7 +6,7 @@ printed by wrk.c and HdrHistogram_c's hdr_percentiles_print (3 significant digit
 distance, values in ms). The k6 samples are real (k6_server.py, k6_script.js).
 
     .venv/bin/python tests/load/samples/generate.py samples      # rewrites the samples (seeded)
-    .venv/bin/python tests/load/samples/generate.py bench DIR    # 1,000,000-row JMeter and k6 files, timed
+    .venv/bin/python tests/load/samples/generate.py bench DIR [--big]   # 1,000,000-row files, timed
 """
 
 from __future__ import annotations
@@ -349,17 +349,23 @@ def write_samples() -> None:
 # --- benchmark --------------------------------------------------------------------------------------------
 
 
-def bench(folder: Path) -> None:
+def bench(folder: Path, big: bool) -> None:
+    """1,000,000 JMeter rows; 1,000,000 k6 lines (76,924 requests); with --big also 1,000,000 k6 requests
+    (13,000,000 lines, 3.6 GB)."""
     sys.path.insert(0, str(HERE.parents[2] / "python"))
     from jvmlab.load.importers import read
 
     folder.mkdir(parents=True, exist_ok=True)
-    jtl, k6 = folder / "bench-1M.jtl", folder / "bench-1M-points.json"
-    if not jtl.exists():
-        _bench_jmeter(jtl, 1_000_000)
-    if not k6.exists():
-        _bench_k6(k6, 1_000_000)
-    for path, unit in ((jtl, "rows"), (k6, "points")):
+    files = [(folder / "bench-1M.jtl", "rows"), (folder / "bench-1M-points.json", "lines")]
+    if not files[0][0].exists():
+        _bench_jmeter(files[0][0], 1_000_000)
+    if not files[1][0].exists():
+        _bench_k6(files[1][0], 1_000_000)
+    if big:
+        files.append((folder / "bench-1M-requests.json", "lines"))
+        if not files[2][0].exists():
+            _bench_k6(files[2][0], 13_000_000)
+    for path, unit in files:
         lines = sum(1 for _ in path.open("rb")) - (1 if path.suffix == ".jtl" else 0)
         t = time.perf_counter()
         result = read(path)
@@ -428,7 +434,7 @@ def _bench_k6(path: Path, points: int) -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["samples"]:
         write_samples()
-    elif sys.argv[1:2] == ["bench"] and len(sys.argv) == 3:
-        bench(Path(sys.argv[2]))
+    elif sys.argv[1:2] == ["bench"] and len(sys.argv) in (3, 4):
+        bench(Path(sys.argv[2]), big=sys.argv[3:] == ["--big"])
     else:
         raise SystemExit(__doc__)

@@ -59,7 +59,8 @@ TRANSACTION = "Number of samples in transaction"
 
 def read_samples(path: str) -> tuple[Samples, list[str]]:
     header, delimiter = _sniff(path)
-    frame, cut = _read(path, header, delimiter)
+    lazy, names = _scan(path, header, delimiter)
+    frame = _collect(lazy.select(_columns(names)), path)
     notes = [
         "JMeter thread groups are a closed model: latency is measured from the actual send, so stalls of the "
         "server delay the next requests and are under-reported (coordinated omission)",
@@ -68,14 +69,15 @@ def read_samples(path: str) -> tuple[Samples, list[str]]:
     ]
     if header is None:
         notes.append("no header line: JMeter's default column order was assumed")
-    if cut:
+    if frame.height and not _ends_with_newline(path):
+        frame = frame.filter(pl.col("row") != frame.get_column("row").max())
         notes.append("the last line has no end (the file was still being written?): it was left out")
+    _check_numbers(frame, lazy, path, header is not None)
     frame, dropped = _drop_aggregates(frame)
     notes += dropped
     if frame.height == 0:
         raise InputError(path, "no request samples in the file")
-    frame = _with_outcome(frame, path)
-    notes += _outcome_notes(frame)
+    notes += _outcome_notes(frame, lazy)
     return _to_samples(frame), notes
 
 
@@ -115,16 +117,15 @@ def _first_line(path: str) -> str:
     return head.split(b"\n", 1)[0].decode("utf-8", errors="replace")
 
 
-def _read(path: str, header: list[str] | None, delimiter: str) -> tuple[pl.DataFrame, bool]:
-    """The needed columns (scan + select: polars reads only those), and whether an unfinished last line
-    was left out."""
+def _scan(path: str, header: list[str] | None, delimiter: str) -> tuple[pl.LazyFrame, list[str]]:
+    """The needed columns, as strings, with their row number: a lazy query, so that only the derived
+    numeric columns are ever held in memory."""
     if header is not None:
         missing = [c for c in REQUIRED if c not in header]
         if missing:
             fixes = ", ".join(REQUIRED[c] for c in missing)
-            raise InputError(
-                path, f"JMeter CSV without column {', '.join(missing)}: save results with {fixes}"
-            )
+            problem = f"JMeter CSV without column {', '.join(missing)}: save results with {fixes}"
+            raise InputError(path, problem)
         names = [c for c in (*REQUIRED, *OPTIONAL) if c in header]
     else:
         n_fields = len(_first_line(path).split(delimiter))
@@ -136,26 +137,28 @@ def _read(path: str, header: list[str] | None, delimiter: str) -> tuple[pl.DataF
                 "jmeter.save.saveservice.print_field_names=true",
             )
         names = [c for c in (*REQUIRED, *OPTIONAL) if DEFAULT_COLUMNS.index(c) < n_fields]
-    try:
-        frame = (
-            pl.scan_csv(
-                path,
-                has_header=header is not None,
-                separator=delimiter,
-                infer_schema=False,
-                quote_char='"',
-                truncate_ragged_lines=True,
-                with_column_names=None if header is not None else _default_names,
-            )
-            .select(names)
-            .collect()
+    lazy = (
+        pl.scan_csv(
+            path,
+            has_header=header is not None,
+            separator=delimiter,
+            infer_schema=False,
+            quote_char='"',
+            truncate_ragged_lines=True,
+            with_column_names=None if header is not None else _default_names,
         )
+        .select(names)
+        .with_row_index("row")
+    )
+    return lazy, names
+
+
+def _collect(query: pl.LazyFrame, path: str) -> pl.DataFrame:
+    """Streaming engine: the file is read in batches (4M rows: half the memory, half the time)."""
+    try:
+        return query.collect(engine="streaming")
     except (pl.exceptions.PolarsError, OSError) as e:
         raise InputError(path, f"cannot be read as a JMeter CSV ({str(e).splitlines()[0]})") from None
-    cut = frame.height > 0 and not _ends_with_newline(path)
-    if cut:
-        frame = frame.head(frame.height - 1)
-    return _typed(frame, path, header is not None), cut
 
 
 def _default_names(columns: list[str]) -> list[str]:
@@ -164,33 +167,29 @@ def _default_names(columns: list[str]) -> list[str]:
     ]
 
 
-def _typed(frame: pl.DataFrame, path: str, has_header: bool) -> pl.DataFrame:
-    frame = frame.with_columns(
-        pl.col("timeStamp").str.strip_chars().cast(pl.Int64, strict=False).alias("ts"),
-        pl.col("elapsed").str.strip_chars().cast(pl.Int64, strict=False).alias("el"),
-    )
-    bad = frame.with_row_index("row").filter(pl.col("ts").is_null() | pl.col("el").is_null())
-    if bad.height:
-        row = bad.row(0, named=True)
-        line = int(row["row"]) + 1 + int(has_header)
-        if row["ts"] is None:
-            problem = f"line {line}: timeStamp {row['timeStamp']!r} is not ms since the epoch"
-            if row["timeStamp"] and not str(row["timeStamp"]).strip().isdigit():
-                problem += " (save results with jmeter.save.saveservice.timestamp_format=ms)"
-        else:
-            problem = f"line {line}: elapsed {row['elapsed']!r} is not a number of ms"
-        raise InputError(path, problem)
-    return frame
+def _check_numbers(frame: pl.DataFrame, lazy: pl.LazyFrame, path: str, has_header: bool) -> None:
+    bad = frame.filter(pl.col("ts").is_null() | pl.col("el").is_null())
+    if not bad.height:
+        return
+    index = int(bad.get_column("row")[0])
+    row = _collect(lazy.filter(pl.col("row") == index), path).row(0, named=True)
+    line = index + 1 + int(has_header)
+    if bad.get_column("ts")[0] is None:
+        stamp = row["timeStamp"]
+        problem = f"line {line}: timeStamp {stamp!r} is not ms since the epoch"
+        if stamp and not str(stamp).strip().isdigit():
+            problem += " (save results with jmeter.save.saveservice.timestamp_format=ms)"
+    else:
+        problem = f"line {line}: elapsed {row['elapsed']!r} is not a number of ms"
+    raise InputError(path, problem)
 
 
 def _drop_aggregates(frame: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
     notes = []
-    if "responseMessage" in frame.columns:
-        is_tc = pl.col("responseMessage").fill_null("").str.starts_with(TRANSACTION)
-        n = frame.select(is_tc.sum()).item()
-        if n:
-            frame = frame.filter(~is_tc)
-            notes.append(f"{n} transaction controller samples left out (they repeat their requests)")
+    n = int(frame.get_column("transaction").sum())
+    if n:
+        frame = frame.filter(~pl.col("transaction"))
+        notes.append(f"{n} transaction controller samples left out (they repeat their requests)")
     if "label" in frame.columns:
         labels = set(frame.get_column("label").drop_nulls().unique().to_list())
         subs = [s for s in labels if (m := re.fullmatch(r"(.*)-\d+", s)) and m.group(1) in labels]
@@ -205,13 +204,13 @@ def _drop_aggregates(frame: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
     return frame, notes
 
 
-def _with_outcome(frame: pl.DataFrame, path: str) -> pl.DataFrame:
+def _columns(names: list[str]) -> list[pl.Expr]:
+    """The numeric columns of every sample, computed inside the scan: times, HTTP status, Failure, and the
+    flags the notes need (transaction controller, unknown code, failed assertion); labels as categories."""
     code = pl.col("responseCode").fill_null("").str.strip_chars()
-    message = pl.col("responseMessage").fill_null("") if "responseMessage" in frame.columns else pl.lit("")
+    message = pl.col("responseMessage").fill_null("") if "responseMessage" in names else pl.lit("")
     success = (
-        pl.col("success").fill_null("").str.to_lowercase() == "true"
-        if "success" in frame.columns
-        else pl.lit(True)
+        pl.col("success").fill_null("").str.to_lowercase() == "true" if "success" in names else pl.lit(True)
     )
     status = code.cast(pl.Int64, strict=False)
     non_http = code.str.starts_with(NON_HTTP)
@@ -230,21 +229,30 @@ def _with_outcome(frame: pl.DataFrame, path: str) -> pl.DataFrame:
         .then(int(Failure.IO))
         .otherwise(int(Failure.RESPONSE))
     )
-    return frame.with_columns(
-        failure.cast(pl.Int64).alias("failure"),
+    columns = [
+        pl.col("row"),
+        pl.col("timeStamp").str.strip_chars().cast(pl.Int64, strict=False).alias("ts"),
+        pl.col("elapsed").str.strip_chars().cast(pl.Int64, strict=False).alias("el"),
         status.fill_null(0).alias("status"),
+        failure.cast(pl.Int64).alias("failure"),
         other.alias("other_code"),
         (status.is_not_null() & (status < 400) & ~success).alias("asserted"),
-    )
+        message.str.starts_with(TRANSACTION).alias("transaction"),
+    ]
+    if "label" in names:
+        columns.append(pl.col("label").cast(pl.Categorical))
+    return columns
 
 
-def _outcome_notes(frame: pl.DataFrame) -> list[str]:
+def _outcome_notes(frame: pl.DataFrame, lazy: pl.LazyFrame) -> list[str]:
     notes = []
-    other = frame.filter(pl.col("other_code"))
-    if other.height:
-        codes = sorted({str(c) for c in other.get_column("responseCode").unique().to_list()})[:3]
+    other = int(frame.get_column("other_code").sum())
+    if other:
+        rows = frame.filter(pl.col("other_code")).get_column("row").head(1000)
+        found = lazy.filter(pl.col("row").is_in(rows.implode())).select("responseCode").unique().collect()
+        codes = sorted(str(c) for c in found.get_column("responseCode").to_list())[:3]
         notes.append(
-            f"{other.height} samples with a response code that is neither an HTTP status nor a JMeter "
+            f"{other} samples with a response code that is neither an HTTP status nor a JMeter "
             f"non-HTTP code ({', '.join(repr(c) for c in codes)}): counted as responses when JMeter marked "
             "them successful, else as io errors"
         )

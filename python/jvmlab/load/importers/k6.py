@@ -55,30 +55,64 @@ def failure_of(error_code: str | None, error: str | None) -> Failure:
     return Failure.IO
 
 
+_TIME = re.compile(rb'"time":"([^"]*)"')
+_VALUE = re.compile(rb'"value":(-?[0-9][0-9.eE+-]*)')
+_STATUS = re.compile(rb'"status":"([^"]*)"')
+_ERROR_CODE = re.compile(rb'"error_code":"([^"]*)"')
+_ERROR = re.compile(rb'"error":"((?:[^"\\]|\\.)*)"')
+BLOCK = 8 << 20
+
+
 @dataclass
 class _Chunks:
-    """Samples gathered per line into short Python lists, turned into numpy arrays every CHUNK samples."""
+    """Samples gathered into short Python lists, turned into numpy arrays every CHUNK samples."""
 
     path: str
-    times: list[str] = field(default_factory=list)
+    times: list[bytes] = field(default_factory=list)
     values: list[float] = field(default_factory=list)
     status: list[int] = field(default_factory=list)
     failure: list[int] = field(default_factory=list)
     done: list[tuple[FloatArray, FloatArray, IntArray, IntArray]] = field(default_factory=list)
     untagged: int = 0
 
-    def add(self, data: dict[str, Any]) -> None:
+    def add_line(self, line: bytes) -> bool:
+        """A `{"metric":"http_req_duration","type":"Point",...}` line as k6 writes it, read with regular
+        expressions (JSON string values escape their quotes, so a key pattern cannot match inside a value);
+        False when it does not have that shape."""
+        time, value = _TIME.search(line), _VALUE.search(line)
+        if time is None or value is None:
+            return False
+        status = _STATUS.search(line)
+        code = error = None
+        if status is not None and status.group(1) == b"0":
+            code_m, error_m = _ERROR_CODE.search(line), _ERROR.search(line)
+            code = code_m.group(1).decode() if code_m else None
+            error = error_m.group(1).decode(errors="replace") if error_m else None
+        self._add(time.group(1), float(value.group(1)), status.group(1) if status else None, code, error)
+        return True
+
+    def add_json(self, data: dict[str, Any]) -> None:
         tags = data.get("tags") or {}
-        status_tag = tags.get("status")
-        status = int(status_tag) if isinstance(status_tag, str) and status_tag.isdigit() else 0
+        status = tags.get("status")
+        self._add(
+            str(data["time"]).encode(),
+            float(data["value"]),
+            status.encode() if isinstance(status, str) else None,
+            tags.get("error_code"),
+            tags.get("error"),
+        )
+
+    def _add(
+        self, time: bytes, value: float, status_tag: bytes | None, code: str | None, error: str | None
+    ) -> None:
+        status = int(status_tag) if status_tag is not None and status_tag.isdigit() else 0
         if status_tag is None:
             self.untagged += 1
-        self.times.append(data["time"])
-        self.values.append(float(data["value"]))
-        self.status.append(status)
         no_response = status_tag is not None and status == 0
-        failure = failure_of(tags.get("error_code"), tags.get("error")) if no_response else Failure.RESPONSE
-        self.failure.append(int(failure))
+        self.times.append(time)
+        self.values.append(value)
+        self.status.append(status)
+        self.failure.append(int(failure_of(code, error) if no_response else Failure.RESPONSE))
         if len(self.times) >= CHUNK:
             self.flush()
 
@@ -103,32 +137,103 @@ class _Chunks:
         return Samples(start_ms=end - value, end_ms=end, latency_ms=value, status=status, failure=failure)
 
 
-def _epoch_ms(times: list[str], path: str) -> FloatArray:
+def _epoch_ms(times: list[bytes], path: str) -> FloatArray:
     try:
         parsed = (
-            pl.Series(times, dtype=pl.String)
+            pl.Series(times, dtype=pl.Binary)
+            .cast(pl.String)
             .str.replace(r"Z$", "+00:00")
             .str.to_datetime(TIME_FORMAT, time_unit="ns", strict=True)
         )
     except pl.exceptions.PolarsError:
-        raise InputError(path, f"k6 point times are not RFC 3339 (e.g. {times[0]!r})") from None
+        example = times[0].decode(errors="replace")
+        raise InputError(path, f"k6 point times are not RFC 3339 (e.g. {example!r})") from None
     ns = parsed.dt.epoch("ns").to_numpy()
     return (ns // 1000).astype(np.float64) / 1000.0
 
 
+FAST_DURATION = b'"metric":"http_req_duration","type":"Point"'  # k6's own key order
+
+
 @dataclass
 class _Scan:
+    path: str
     chunks: _Chunks
     lines: int = 0
-    k6_lines: int = 0
+    k6: bool = False
     http_reqs: int = 0
     dropped: int = 0
-    truncated_last: int | None = None
+    bad: int | None = None  # a line that is not a whole JSON object: an error unless it is the last one
+
+    def block(self, first: int, data: bytes) -> None:
+        """Whole lines `data` (each ending in a newline), the first one numbered `first`. Checks and counts
+        are byte searches over the block; only the http_req_duration lines are handled one by one."""
+        if self.bad is not None and data.strip():
+            raise InputError(self.path, f"line {self.bad} is not a whole JSON object (truncated?)")
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n")
+        n_lines = data.count(b"\n")
+        self.lines = first + n_lines - 1
+        # Every line of a sound block is one JSON object: "{" first, "}" last, so "}\n{" between lines.
+        if not (data[:1] == b"{" and data.endswith(b"}\n") and data.count(b"}\n{") == n_lines - 1):
+            self._check_lines(first, data.split(b"\n")[:-1])
+        self.k6 = self.k6 or b'"type":"Point"' in data or b'"type":"Metric"' in data
+        self.http_reqs += _count_points(data, b"http_reqs")
+        self.dropped += _count_points(data, b"dropped_iterations")
+        self._durations(first, data)
+
+    def _durations(self, first: int, data: bytes) -> None:
+        hits, pos = 0, data.find(FAST_DURATION)
+        while pos >= 0:
+            start, end = data.rfind(b"\n", 0, pos) + 1, data.find(b"\n", pos)
+            hits += 1
+            number = first + data.count(b"\n", 0, start) if self.bad is not None else 0
+            if number != self.bad and not self.chunks.add_line(data[start:end]):
+                self._json_line(first + data.count(b"\n", 0, start), data[start:end])
+            pos = data.find(FAST_DURATION, end)
+        # k6 writes {"metric":...,"type":"Point",...}; its documentation shows another key order: a block
+        # without a single line in k6's own order is read line by line.
+        if not hits and b'"http_req_duration"' in data:
+            for i, line in enumerate(data.split(b"\n")):
+                if b'"http_req_duration"' in line and FAST_DURATION not in line and first + i != self.bad:
+                    self._json_line(first + i, line)
+
+    def _check_lines(self, first: int, lines: list[bytes]) -> None:
+        for i, line in enumerate(lines):
+            stripped = line.strip()
+            if self.bad is not None:
+                if stripped:
+                    raise InputError(self.path, f"line {self.bad} is not a whole JSON object (truncated?)")
+            elif stripped and not (stripped[:1] == b"{" and stripped[-1:] == b"}"):
+                if not self.k6 and first + i == 1:
+                    raise InputError(self.path, "not k6 JSON output: line 1 is not a k6 JSON object")
+                self.bad = first + i
+
+    def _json_line(self, number: int, line: bytes) -> None:
+        try:
+            doc = json.loads(line)
+        except ValueError:
+            if self.bad is not None or number != self.lines:
+                raise InputError(
+                    self.path, f"line {number} is not a whole JSON object (truncated?)"
+                ) from None
+            self.bad = number  # the last line so far: an error only if another line follows
+            return
+        if isinstance(doc, dict) and doc.get("type") == "Point" and doc.get("metric") == "http_req_duration":
+            self.chunks.add_json(doc.get("data") or {})
+
+
+def _count_points(data: bytes, metric: bytes) -> int:
+    fast = data.count(b'"metric":"' + metric + b'","type":"Point"')
+    name = b'"' + metric + b'"'
+    if fast or name not in data:
+        return fast
+    return sum(1 for line in data.split(b"\n") if name in line and b'"Point"' in line)
 
 
 def read_samples(path: str, *, corrected: bool) -> tuple[Samples, list[str]]:
     scan = _scan(path)
-    if scan.k6_lines == 0:
+    if not scan.k6:
         raise InputError(path, 'not k6 JSON output: no {"type": "Metric"|"Point"} line')
     if not scan.chunks.done and not scan.chunks.times:
         raise InputError(path, "no http_req_duration points: the k6 script made no HTTP request")
@@ -137,48 +242,21 @@ def read_samples(path: str, *, corrected: bool) -> tuple[Samples, list[str]]:
 
 
 def _scan(path: str) -> _Scan:
-    scan = _Scan(_Chunks(path))
-    bad: int | None = None
+    """Reads the file in 8 MiB blocks of whole lines: the checks and counts are C-speed byte searches,
+    only the http_req_duration lines are looked at one by one."""
+    scan = _Scan(path, _Chunks(path))
+    first, carry = 1, b""
     with open_binary(path) as f:
-        for number, line in enumerate(f, 1):
-            scan.lines = number
-            if bad is not None:
-                if line.strip():
-                    raise InputError(path, f"line {bad} is not a whole JSON object (truncated?)")
-                continue
-            if not _read_line(line, scan):
-                if scan.k6_lines == 0:
-                    raise InputError(path, f"not k6 JSON output: line {number} is not a k6 JSON object")
-                bad = number
-    scan.truncated_last = bad
+        while data := f.read(BLOCK):
+            data = carry + data
+            cut = data.rfind(b"\n") + 1
+            carry = data[cut:]
+            if cut:
+                scan.block(first, data[:cut])
+                first = scan.lines + 1
+    if carry.strip():
+        scan.block(first, carry + b"\n")
     return scan
-
-
-def _read_line(line: bytes, scan: _Scan) -> bool:
-    """False when the line is not a whole JSON object."""
-    if b'"http_req_duration"' in line:
-        try:
-            doc = json.loads(line)
-        except ValueError:
-            return False
-        scan.k6_lines += 1
-        if doc.get("type") == "Point" and doc.get("metric") == "http_req_duration":
-            scan.chunks.add(doc["data"])
-        return True
-    stripped = line.strip()
-    if not stripped:
-        return True
-    if not (stripped.startswith(b"{") and stripped.endswith(b"}")):
-        return False
-    if b'"Point"' in line:
-        scan.k6_lines += 1
-        if b'"http_reqs"' in line:
-            scan.http_reqs += 1
-        elif b'"dropped_iterations"' in line:
-            scan.dropped += 1
-    elif b'"Metric"' in line:
-        scan.k6_lines += 1
-    return True
 
 
 def _notes(scan: _Scan, n: int, corrected: bool) -> list[str]:
@@ -188,8 +266,8 @@ def _notes(scan: _Scan, n: int, corrected: bool) -> list[str]:
         "http_req_blocked, _connecting and _tls_handshaking, is not in it); k6 stamps points when the "
         "request ended, so send times are that time minus http_req_duration"
     )
-    if scan.truncated_last is not None:
-        notes.append(f"the last line ({scan.truncated_last}) is truncated and was ignored")
+    if scan.bad is not None:
+        notes.append(f"the last line ({scan.bad}) is truncated and was ignored")
     if scan.http_reqs != n:
         notes.append(f"{scan.http_reqs} http_reqs points but {n} http_req_duration points: the latter count")
     if scan.dropped:
@@ -304,6 +382,7 @@ def _latency(trend: dict[str, Any], count: int) -> tuple[Latency, list[tuple[flo
 
 
 def looks_like_summary(doc_head: str) -> bool:
-    return bool(re.search(r'"(metrics|results)"\s*:', doc_head)) and (
-        '"http_req' in doc_head or '"root_group"' in doc_head or '"k6_version"' in doc_head
-    )
+    """A JSON object with k6 summary keys near its start: the machine-readable summary opens with the
+    script's whole text, so its "results" may lie beyond the head; the summary's reader says what is
+    missing when it is not one."""
+    return bool(re.search(r'"(metrics|results|root_group|config)"\s*:', doc_head))
