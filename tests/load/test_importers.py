@@ -266,6 +266,14 @@ def test_jmeter_transaction_controllers_and_sub_results_are_left_out(tmp_path: P
     assert "2 sub-results" in notes and "'Home-0'" in notes
 
 
+def test_jmeter_time_stamp_far_off_is_an_input_error(tmp_path: Path) -> None:
+    text = "\n".join([HEADER, jtl_row(T0, 10), jtl_row(1_000, 20), ""])
+    with pytest.raises(
+        InputError, match="the samples span 1970-01-01 00:00:01 UTC to 2024-11-21 14:40:00 UTC"
+    ):
+        read(write(tmp_path, "far.jtl", text))
+
+
 def test_jmeter_unfinished_last_line_is_left_out(tmp_path: Path) -> None:
     text = "\n".join([HEADER, jtl_row(T0, 10), jtl_row(T0 + 1, 20), "1732200000002,3"])
     r = read(write(tmp_path, "cut.jtl", text))

@@ -4,9 +4,9 @@
 
 JSON lines: only the `http_req_duration` points are parsed (one per HTTP request, at the time the request
 ended, tags.status "0" when there was no response, then tags.error_code / tags.error say why); the
-`http_reqs` and `dropped_iterations` points are counted without parsing, every other line is only checked
-to be a whole JSON object. Samples are collected in fixed-size numpy chunks, so memory is a few arrays
-whatever the file size.
+`http_reqs` and `dropped_iterations` points are counted, every other line is only checked to be a whole
+JSON object. The file is read in 8 MiB blocks of whole lines where the checks and counts are byte searches,
+and samples go to numpy chunks: no Python object per line outlives its block, memory stays flat.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ import gzip
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import IntEnum
 from typing import IO, cast
 
@@ -38,6 +39,9 @@ DISTRIBUTION_PERCENTILES = (
     0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 75.0, 80.0, 90.0, 95.0, 97.0, 98.0, 99.0, 99.5,
     99.7, 99.9, 99.95, 99.99, 99.999, 100.0,
 )  # fmt: skip
+
+
+MAX_SPAN_S = 14 * 86_400  # a longer run is a wrong time stamp (and 1.2 M per-second rows)
 
 
 class Failure(IntEnum):
@@ -91,6 +95,9 @@ def to_result(samples: Samples, source: Source, *, warmup_s: float = 0.0) -> Loa
     t0 = float(samples.start_ms.min())
     w0 = t0 + warmup_s * 1000.0
     t_end = max(float(samples.end_ms.max()), float(samples.start_ms.max()))
+    if t_end - t0 > MAX_SPAN_S * 1000.0:
+        first, last = (_utc(t) for t in (t0, t_end))
+        raise InputError(source.path, f"the samples span {first} to {last}: a time stamp is wrong")
     if warmup_s < 0 or w0 >= t_end:
         run_s = (t_end - t0) / 1000.0
         raise UsageError(f"warmup_s={warmup_s:g} leaves no measured window: the run lasts {run_s:.3f} s")
@@ -111,6 +118,10 @@ def to_result(samples: Samples, source: Source, *, warmup_s: float = 0.0) -> Loa
         distribution=distribution(window_latencies),
         notes=list(source.notes),
     )
+
+
+def _utc(ms: float) -> str:
+    return datetime.fromtimestamp(ms / 1000.0, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def rank_index(n: int, percentile: float) -> int:
