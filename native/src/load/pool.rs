@@ -1,5 +1,7 @@
 //! Keep-alive HTTP/1.1 connections to the target, opened as needed up to a bound. Beyond the bound a request
 //! waits for a connection to come free; the wait is part of its latency (it started at its intended time).
+//! At most `MAX_CONNECTING` connections are opened at once: a burst of hundreds of connects overflows a
+//! server's accept backlog, and every dropped SYN costs a second (the kernel's first retransmission).
 
 use bytes::Bytes;
 use http_body_util::Full;
@@ -14,10 +16,14 @@ use super::config::Target;
 
 pub type Sender = SendRequest<Full<Bytes>>;
 
+const MAX_CONNECTING: usize = 8;
+
 struct State {
     idle: Vec<Sender>,
     /// Connections that exist or are being opened, idle or in use.
     open: usize,
+    /// Connections being opened now.
+    connecting: usize,
 }
 
 pub struct Pool {
@@ -67,6 +73,16 @@ impl Drop for Lease {
     }
 }
 
+/// One of the connects under way; its end (done, failed or abandoned) lets a waiting request open one.
+struct Connecting<'a>(&'a Pool);
+
+impl Drop for Connecting<'_> {
+    fn drop(&mut self) {
+        self.0.state.lock().unwrap().connecting -= 1;
+        self.0.freed.notify_one();
+    }
+}
+
 impl Pool {
     pub fn new(target: Target, max: usize) -> Arc<Pool> {
         Arc::new(Pool {
@@ -75,6 +91,7 @@ impl Pool {
             state: Mutex::new(State {
                 idle: Vec::new(),
                 open: 0,
+                connecting: 0,
             }),
             freed: Notify::new(),
             opened: AtomicU64::new(0),
@@ -102,15 +119,18 @@ impl Pool {
                 if let Some(sender) = found {
                     return Ok(Lease::new(self, Some(sender), true));
                 }
-                let below = s.open < self.max;
-                if below {
+                let can = s.open < self.max && s.connecting < MAX_CONNECTING;
+                if can {
                     s.open += 1;
+                    s.connecting += 1;
                 }
-                below
+                can
             };
             if open_new {
-                let mut lease = Lease::new(self, None, false);
-                lease.sender = Some(self.connect().await?); // on error the lease frees the slot
+                let mut lease = Lease::new(self, None, false); // on error it frees the slot
+                let connecting = Connecting(self);
+                lease.sender = Some(self.connect().await?);
+                drop(connecting);
                 return Ok(lease);
             }
             freed.await;
