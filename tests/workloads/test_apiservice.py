@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -20,7 +21,7 @@ from jvmlab.workloads import API_SERVICE, classes_dir
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from apiservice_client import STATUS, Service, exchange  # noqa: E402
+from apiservice_client import STATUS, Service, exchange, parse_responses  # noqa: E402
 
 JSON = "application/json; charset=utf-8"
 ORDER = {"userId": 7, "items": [{"productId": 42, "quantity": 2}, {"productId": 9, "quantity": 1}]}
@@ -218,6 +219,21 @@ def test_pipelined_requests_are_answered_in_order(service):
     raw = b"".join(f"GET /api/products/{i} HTTP/1.1\r\nHost: x\r\n\r\n".encode() for i in (3, 1, 2))
     responses, closed = exchange(service.port, raw + b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n", expect=4)
     assert [json.loads(r.body)["product"]["id"] for r in responses[:3]] == [3, 1, 2] and not closed
+
+
+def test_expect_100_continue_gets_continue_before_the_body(service):
+    body = json.dumps(ORDER).encode()
+    head = (
+        f"POST /api/orders HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", service.port), timeout=5) as s:
+        s.sendall(head.encode())
+        assert s.recv(100) == b"HTTP/1.1 100 Continue\r\n\r\n"
+        s.sendall(body)
+        received = b""
+        while not (responses := parse_responses(received)[0]):
+            received += s.recv(65536)
+    assert responses[0].status == 201 and json.loads(responses[0].body)["items"] == 3
 
 
 def test_an_idle_keep_alive_connection_is_closed_after_the_timeout(service):

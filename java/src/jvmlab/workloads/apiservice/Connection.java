@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -16,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class Connection implements Runnable {
     private static final long LINGER_MS = 1000;
     private static final long LINGER_BYTES = 1 << 20;
+    private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
 
     final SocketChannel channel;
     private final HttpServer server;
@@ -56,6 +58,9 @@ final class Connection implements Runnable {
                 return;
             }
             if (request == null) {
+                if (reader.continueDue()) {
+                    write(new ByteBuffer[] {ByteBuffer.wrap(CONTINUE)});
+                }
                 server.watch(this);
                 return;
             }

@@ -2,7 +2,8 @@ package jvmlab.workloads.apiservice;
 
 /**
  * A background job run at a fixed rate on a daemon thread of its own (the next run is due one interval after
- * the last one was due, so runs do not drift); {@link #stop} ends it and waits for a run under way.
+ * the last one was due, so runs do not drift); a run that fails is reported on stderr and the job goes on;
+ * {@link #stop} ends it and waits for a run under way.
  */
 abstract class Periodic implements Runnable {
     private final long intervalNanos;
@@ -36,7 +37,11 @@ abstract class Periodic implements Runnable {
                     Thread.sleep(waitNanos / 1000000L, (int) (waitNanos % 1000000L));
                     continue;
                 }
-                tick();
+                try {
+                    tick();
+                } catch (RuntimeException | Error e) { // OutOfMemoryError, say: said, and the next run may do
+                    System.err.println("ApiService: " + thread.getName() + " failed: " + e);
+                }
                 due += intervalNanos;
             }
         } catch (InterruptedException e) {

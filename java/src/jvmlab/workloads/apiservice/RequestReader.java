@@ -19,6 +19,7 @@ final class RequestReader {
     private HttpRequest head;
     private byte[] body;
     private int bodyFilled;
+    private boolean continueDue;
 
     RequestReader(long maxBody) {
         this.maxBody = maxBody;
@@ -56,6 +57,16 @@ final class RequestReader {
         return request;
     }
 
+    /**
+     * Whether the client waits for "100 Continue" before it sends the body it announced (Expect:
+     * 100-continue, RFC 9110 10.1.1); true once per request.
+     */
+    boolean continueDue() {
+        boolean due = continueDue;
+        continueDue = false;
+        return due;
+    }
+
     /** Whether bytes of a next request are already here. */
     boolean hasBuffered() {
         return end > start;
@@ -78,6 +89,7 @@ final class RequestReader {
         bodyFilled = Math.min(body.length, end - start);
         System.arraycopy(buffer, start, body, 0, bodyFilled);
         start += bodyFilled;
+        continueDue = bodyFilled < body.length && "100-continue".equalsIgnoreCase(head.header("expect"));
         return true;
     }
 
