@@ -67,6 +67,7 @@ demo: setup jdks
 
 bench: setup
 	$(BIN)/python bench/gclog_parse.py
+	$(BIN)/python bench/load_driver.py
 
 clean:
 	rm -rf build $(VENV) native/target python/jvmlab/_native*.so
