@@ -8,7 +8,9 @@ Definitions (the same for every source, where the source has the data):
   request's intended send time (open model: no coordinated omission); imported tools measure from their
   actual send (closed-model tools hide stalls: `corrected` says which);
 - errors are counted by kind: `connect` (no connection), `timeout` (no response in time), `io` (the connection
-  broke mid-request), `status_NNN` (a response with status >= 400; it is in the latency figures too);
+  broke mid-request), `status_NNN` (a response with status >= 400; it is in the latency figures too); tools
+  that report whole-run counts only add `status_xxx` (statuses >= 400 without their codes: wrk2) and
+  `unclassified` (failures without their kind: a k6 summary);
 - `throughput_rps` is responses received (any status) per second of the measured window.
 """
 
