@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from jvmlab import _native
@@ -117,3 +118,29 @@ def test_ctrl_c_stops_the_load_at_once(server):
     served = server.requests
     time.sleep(0.3)
     assert server.requests == served, "requests went on after Ctrl-C"
+
+
+SAMPLES = Path(__file__).resolve().parent / "samples"
+
+
+@pytest.mark.parametrize(
+    ("sample", "source", "corrected"),
+    [
+        ("jmeter-default.jtl", "jmeter", False),
+        ("k6-out.json.gz", "k6", False),
+        ("wrk2-latency.txt", "wrk2", True),
+    ],
+)
+def test_import_shows_another_tools_run_the_same_way(sample, source, corrected, capsys):
+    assert main(["load", "--import", str(SAMPLES / sample), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["source"], doc["corrected"], doc["format_version"]) == (source, corrected, 1)
+    assert doc["completed"] > 0 and doc["latency"]["p99_ms"] > 0
+    assert main(["load", "--import", str(SAMPLES / sample)]) == 0
+    out = capsys.readouterr().out
+    assert "latency ms" in out and ("closed model" in out) != corrected
+
+
+def test_import_and_a_url_together_is_a_usage_error(capsys):
+    assert main(["load", "http://127.0.0.1:1/", "--import", str(SAMPLES / "wrk2-latency.txt")]) == 2
+    assert "not both" in capsys.readouterr().err
