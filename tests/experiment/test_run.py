@@ -54,6 +54,17 @@ def test_a_rejected_flag_set_stops_the_run_before_any_trial(tmp_path):
         run_driver.runner(tmp_path / "db.sqlite", tmp_path).start(p, text)
 
 
+def test_a_flag_set_for_some_jdks_only(tmp_path):
+    flags = '{ default = [], cms = { jdks = ["fake-17"], flags = ["-XX:+Warn"] } }'
+    text = run_driver.spec_text(tmp_path, 1, flags=flags)
+    p = plan_of(text)
+    assert [v.key for v in p.variants] == ["fake-17/default", "fake-17/cms", "fake-21/default"]
+    assert not p.rejected and len(p.trials) == 6 and p.verdicts["fake-17/cms"].warnings == ("a warning",)
+    nowhere = run_driver.spec_text(tmp_path, 1, flags='{ cms = { jdks = ["99"], flags = [] } }')
+    with pytest.raises(JvmLabError, match=r"matrix.flags.cms.jdks = \['99'\]: none of the experiment's JDKs"):
+        plan_of(nowhere)
+
+
 def test_allow_rejected_runs_the_rest_and_stores_the_rejections(tmp_path):
     text = run_driver.spec_text(tmp_path, 1, flags='{ default = [], cms = ["-XX:+UseConcMarkSweepGC"] }')
     p = plan_of(text)

@@ -101,8 +101,11 @@ def make_plan(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> 
         raise JvmLabError(
             f"matrix.jdks = {spec.matrix.jdks}: no JDK matches; `jvmlab jdks` lists what is installed"
         )
-    all_variants = variants(list(jdks), spec.matrix.flags)
-    checked = check(list(jdks.values()), spec.matrix.flags)
+    applies = _flag_set_jdks(spec, jdks, resolve)
+    all_variants = [v for v in variants(list(jdks), _flag_lists(spec)) if v.jdk in applies[v.flag_set]]
+    checked: dict[tuple[str, str], FlagVerdict] = {}
+    for names, group in _groups(applies).items():  # one check per set of JDKs: the checks run in parallel
+        checked |= check([jdks[n] for n in names], {fs: _flag_lists(spec)[fs] for fs in group})
     verdicts = {v.key: checked[(v.jdk, v.flag_set)] for v in all_variants}
     fresh = spec.load is not None and spec.load.mode == "fresh"
     levels = [lv.label for lv in spec.load.levels] if fresh and spec.load is not None else None
@@ -110,6 +113,37 @@ def make_plan(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> 
         all_variants, spec.matrix.repetitions, order=spec.matrix.order, seed=spec.matrix.seed, levels=levels
     )
     return Plan(spec, jdks, verdicts, trials)
+
+
+def _flag_lists(spec: ExperimentSpec) -> dict[str, list[str]]:
+    return {name: fs.flags for name, fs in spec.matrix.flag_sets().items()}
+
+
+def _flag_set_jdks(
+    spec: ExperimentSpec, jdks: Mapping[str, Any], resolve: ResolveJdks
+) -> dict[str, list[str]]:
+    """Per flag set, the names of the experiment's JDKs it applies to (in the experiment's order)."""
+    out = {}
+    for name, fs in spec.matrix.flag_sets().items():
+        if fs.jdks is None:
+            out[name] = list(jdks)
+            continue
+        chosen = {j.name for j in resolve(fs.jdks)}
+        out[name] = [n for n in jdks if n in chosen]
+        if not out[name]:
+            raise JvmLabError(
+                f"matrix.flags.{name}.jdks = {fs.jdks}: none of the experiment's JDKs ({', '.join(jdks)}); "
+                "widen matrix.jdks or change the selection"
+            )
+    return out
+
+
+def _groups(applies: Mapping[str, list[str]]) -> dict[tuple[str, ...], list[str]]:
+    """Flag sets grouped by the JDKs they apply to."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for flag_set, names in applies.items():
+        groups.setdefault(tuple(names), []).append(flag_set)
+    return groups
 
 
 def rejection_error(p: Plan) -> JvmLabError:

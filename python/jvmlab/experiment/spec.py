@@ -123,23 +123,36 @@ class Workload(Strict):
         return command
 
 
+class FlagSet(Strict):
+    """A named flag set given as a table: `jdks` limits it to some of the matrix's JDKs (the same kind of
+    selections), e.g. a CMS flag set to the JDKs that still have CMS."""
+
+    flags: list[str] = []
+    jdks: list[str] | None = Field(default=None, min_length=1)
+
+
 class Matrix(Strict):
     """JDK selections (names, major versions like "17" or ">=17", "vendor:temurin", or "all") x named flag
-    sets, each run `repetitions` times in separate JVMs."""
+    sets, each run `repetitions` times in separate JVMs. A flag set is a list of flags (for every JDK) or a
+    FlagSet table (for some)."""
 
     jdks: list[str] = Field(default=["all"], min_length=1)
-    flags: dict[str, list[str]] = Field(default={"default": []}, min_length=1)
+    flags: dict[str, list[str] | FlagSet] = Field(default={"default": []}, min_length=1)
     repetitions: int = Field(default=3, ge=1, le=1000)
     order: Literal["interleaved", "sequential"] = "interleaved"
     seed: int = 1
 
     @field_validator("flags")
     @classmethod
-    def _flag_names(cls, flags: dict[str, list[str]]) -> dict[str, list[str]]:
+    def _flag_names(cls, flags: dict[str, list[str] | FlagSet]) -> dict[str, list[str] | FlagSet]:
         for name in flags:
             if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
                 raise ValueError(f"flag set name {name!r}: use letters, digits, '.', '_' or '-'")
         return flags
+
+    def flag_sets(self) -> dict[str, FlagSet]:
+        """Every flag set as a FlagSet, in the spec's order."""
+        return {name: f if isinstance(f, FlagSet) else FlagSet(flags=f) for name, f in self.flags.items()}
 
 
 class Level(Strict):
