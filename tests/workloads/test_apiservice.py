@@ -302,7 +302,7 @@ def test_a_full_queue_is_answered_503_and_counted():
             try:
                 conn.connect()
                 barrier.wait(10)
-                conn.request("GET", "/api/search?q=oak+steel+lamp+bamboo&limit=100")
+                conn.request("GET", "/api/search?q=oak+steel+lamp+bamboo+cork+wool+glass+desk&limit=100")
                 r = conn.getresponse()
                 r.read()
                 statuses.append(r.status)
@@ -353,6 +353,12 @@ def test_help_and_bad_settings():
     assert unknown.stderr.strip() == "ApiService: unknown property -Dapi.thread (see --help)"
     extra = run("--port", "80")
     assert extra.returncode == 2 and "unexpected argument '--port'" in extra.stderr
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = run(prop=f"-Dapi.port={port}")
+    assert busy.returncode == 1 and f"ApiService: cannot listen on 0.0.0.0:{port}: " in busy.stderr
 
 
 def gc_pauses(log: Path) -> pl.DataFrame:
@@ -406,13 +412,13 @@ def test_the_batch_report_makes_gc_bursts(tmp_path):
     bursts = run_idle(tmp_path, "batch", batch, 5.0)
     quiet = run_idle(tmp_path, "quiet", {**batch, "batchIntervalMs": "0"}, 5.0)
     assert len(quiet) <= 1 and (quiet["heap_after_bytes"].max() or 0) < 20 * MB, quiet
-    # Two runs of 32 MB of rows, 2 s apart: a burst of collections each, the rows live through them, and
-    # quiet in between.
+    # Two runs of 32 MB of rows, 2 s apart: a burst of collections each (about 0.3 s long), the rows live
+    # through them, and quiet in between.
     assert bursts["heap_after_bytes"].max() > 32 * MB, bursts
     starts = bursts["uptime_s"].sort().to_list()
     clusters = [[starts[0]]]
     for a, b in zip(starts, starts[1:], strict=False):
-        clusters.append([b]) if b - a > 1.0 else clusters[-1].append(b)
+        clusters.append([b]) if b - a > 0.6 else clusters[-1].append(b)
     assert len(clusters) >= 2 and all(len(c) >= 3 for c in clusters[:2]), starts
 
 

@@ -108,7 +108,8 @@ final class CatalogApi {
         Collections.sort(hits, new Comparator<Hit>() {
             @Override
             public int compare(Hit a, Hit b) {
-                return a.score != b.score ? Integer.compare(b.score, a.score) : Long.compare(a.product.id, b.product.id);
+                int byScore = Integer.compare(b.score, a.score);
+                return byScore != 0 ? byScore : Long.compare(a.product.id, b.product.id);
             }
         });
         return hits;

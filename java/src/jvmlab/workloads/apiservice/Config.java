@@ -118,11 +118,13 @@ final class Config {
 
     /** One line with every setting, printed at start-up. */
     String describe() {
+        String batch = batchIntervalMs == 0 ? "off"
+                : batchMb + " MB every " + batchIntervalMs + " ms held " + batchHoldMs + " ms";
         return String.format(Locale.ROOT, "ApiService: threads=%d queue=%d idleTimeoutMs=%d maxBodyBytes=%d "
                         + "products=%d users=%d cache=%.1f MB (%.2f of max heap %d MB) updatesPerSecond=%d "
-                        + "batch=%d MB every %d ms held %d ms ruleClasses=%d classesPerSecond=%.1f seed=%d",
+                        + "batch=%s ruleClasses=%d classesPerSecond=%.1f seed=%d",
                 threads, queue, idleTimeoutMs, maxBodyBytes, products, users, cacheBytes() / 1048576.0,
-                cacheFraction, Runtime.getRuntime().maxMemory() >> 20, updatesPerSecond, batchMb, batchIntervalMs,
-                batchHoldMs, ruleClasses, classesPerSecond, seed);
+                cacheFraction, Runtime.getRuntime().maxMemory() >> 20, updatesPerSecond, batch, ruleClasses,
+                classesPerSecond, seed);
     }
 }

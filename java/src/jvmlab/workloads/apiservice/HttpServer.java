@@ -105,7 +105,10 @@ final class HttpServer implements Runnable {
         return running;
     }
 
-    /** Stops accepting, lets the requests under way finish (at most 3 s; they close their connections), closes the rest. */
+    /**
+     * Stops accepting, lets the requests under way finish (at most 3 s; they close their connections), closes
+     * the rest.
+     */
     void stop() {
         running = false;
         try {

@@ -91,7 +91,8 @@ final class PricingRules extends Periodic {
             if (!(Boolean) c.applies.invoke(c.rule, subtotalCents, items)) {
                 return new Outcome(null, 0);
             }
-            return new Outcome((String) c.campaign.invoke(c.rule), (Long) c.discount.invoke(c.rule, subtotalCents, items));
+            long discount = (Long) c.discount.invoke(c.rule, subtotalCents, items);
+            return new Outcome((String) c.campaign.invoke(c.rule), discount);
         } catch (IllegalAccessException e) {
             throw new IllegalStateException(e);
         } catch (InvocationTargetException e) {

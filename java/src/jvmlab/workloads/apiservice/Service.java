@@ -63,7 +63,8 @@ public final class Service {
         try {
             service.start();
         } catch (IOException e) {
-            System.err.println("ApiService: cannot listen on " + config.host + ":" + config.port + ": " + e.getMessage());
+            System.err.println("ApiService: cannot listen on " + config.host + ":" + config.port + ": "
+                    + e.getMessage());
             return 1;
         }
         service.readCommands(System.in);
@@ -137,7 +138,8 @@ public final class Service {
             batch.stop();
         }
         server.stop();
-        out.printf(Locale.ROOT, "ApiService stopped: requests=%d errors=%d client_errors=%d rejected=%d uptime_s=%.1f%n",
+        out.printf(Locale.ROOT,
+                "ApiService stopped: requests=%d errors=%d client_errors=%d rejected=%d uptime_s=%.1f%n",
                 stats.responses(), stats.errors(), stats.clientErrors(), stats.rejectedCount(),
                 (System.nanoTime() - startNanos) / 1e9);
         out.flush();
