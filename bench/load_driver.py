@@ -259,12 +259,13 @@ def marginal(runs: list[Measured], tool: str) -> list[float | None]:
 
 
 def describe(m: Measured) -> str:
+    load = f", load avg {os.getloadavg()[0]:.2f}"
     if not m.ok:
-        return f"failed ({m.error})"
+        return f"failed ({m.error}){load}"
     p99 = "-" if m.p99_ms is None else f"{m.p99_ms:.2f} ms"
     return (
         f"{m.achieved_rps or 0:,.0f}/s achieved, p99 {p99}, errors {m.errors}, dropped {m.dropped}, "
-        f"cpu {m.cpu_s:.2f} s"
+        f"cpu {m.cpu_s:.2f} s{load}"
     )
 
 
@@ -285,17 +286,23 @@ def cost_rounds(found: list[Tool], url: str, a: argparse.Namespace, cpu: int | N
 def highest_rates(
     found: list[Tool], url: str, rates: list[int], seconds: int, cpu: int | None
 ) -> tuple[list[Measured], dict[str, int | None]]:
-    print("highest sustained rate:")
-    runs, best = [], {}
-    for tool in found:
-        best[tool.name] = None
-        for rate in rates:
+    """Every rate in turn, each tool that still keeps up at it right after the other (so that the machine's
+    drift hits them alike), until none does."""
+    print("highest sustained rate (tools interleaved at each rate):")
+    runs: list[Measured] = []
+    best: dict[str, int | None] = {t.name: None for t in found}
+    going = list(found)
+    for rate in rates:
+        for tool in list(going):
             m = measure(tool, url, rate, seconds, 0, cpu)
             runs.append(m)
-            print(f"  {tool.name} at {rate:,}/s: {describe(m)}", flush=True)
-            if not m.sustained:
-                break
-            best[tool.name] = rate
+            print(f"  {rate:>7,}/s {tool.name}: {describe(m)}", flush=True)
+            if m.sustained:
+                best[tool.name] = rate
+            else:
+                going.remove(tool)
+        if not going:
+            break
     return runs, best
 
 
