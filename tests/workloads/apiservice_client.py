@@ -21,7 +21,9 @@ LISTENING = re.compile(r"^ApiService listening on port (\d+)$")
 TOTALS = re.compile(
     r"^ApiService stopped: requests=(\d+) errors=(\d+) client_errors=(\d+) rejected=(\d+) uptime_s=[0-9.]+$"
 )
-STATUS = re.compile(r"^status: t_s=\d+ requests=\d+ rate=[0-9.]+/s .* batches=\d+ heap_used_mb=\d+$")
+STATUS = re.compile(
+    r"^status: t_s=\d+ requests=\d+ rate=[0-9.]+/s .* batches=\d+ last_batch_ms=\d+ heap_used_mb=\d+$"
+)
 # Small and quick unless a test says otherwise: few rule classes, no batch report, a 64 MB cache budget.
 QUICK = {"ruleClasses": "100", "batchIntervalMs": "0"}
 

@@ -23,7 +23,6 @@ final class BatchReport extends Periodic {
     private final long holdMs;
     private volatile Object held; // the rows and the report of the run under way: reachable until dropped
     private volatile long runs;
-    private volatile long lastRows;
     private volatile long lastMillis;
 
     BatchReport(Catalog catalog, long seed, long intervalMs, int mb, long holdMs) {
@@ -40,7 +39,6 @@ final class BatchReport extends Periodic {
         List<Sale> sales = readSales(runs);
         held = new Object[] {sales, render(sales)};
         lastMillis = (System.nanoTime() - start) / 1000000L;
-        lastRows = sales.size();
         try {
             Thread.sleep(holdMs);
         } finally {
@@ -125,10 +123,7 @@ final class BatchReport extends Periodic {
         return runs;
     }
 
-    long lastRows() {
-        return lastRows;
-    }
-
+    /** How long the last run took to read and aggregate its rows and render the report. */
     long lastMillis() {
         return lastMillis;
     }

@@ -94,8 +94,10 @@ final class Catalog {
                 .append(Words.pick(Words.CLAIMS, r.nextLong())).append('.');
         int sentences = 3 + r.nextInt(5);
         for (int i = 0; i < sentences; i++) {
-            text.append(' ').append(Words.capitalised(Words.pick(Words.ADJECTIVES, r.nextLong()))).append(" and ")
-                    .append(Words.pick(Words.ADJECTIVES, r.nextLong())).append(", finished in ")
+            int first = r.nextInt(Words.ADJECTIVES.length);
+            int second = (first + 1 + r.nextInt(Words.ADJECTIVES.length - 1)) % Words.ADJECTIVES.length;
+            text.append(' ').append(Words.capitalised(Words.ADJECTIVES[first])).append(" and ")
+                    .append(Words.ADJECTIVES[second]).append(", finished in ")
                     .append(Words.pick(Words.COLOURS, r.nextLong())).append(" ")
                     .append(Words.pick(Words.MATERIALS, r.nextLong())).append(": ")
                     .append(Words.pick(Words.CLAIMS, r.nextLong())).append('.');

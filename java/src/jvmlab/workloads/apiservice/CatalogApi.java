@@ -64,10 +64,9 @@ final class CatalogApi {
             hit.product.writeSummary(w);
             w.endObject();
         }
-        w.endArray().name("facets").beginObject();
-        facet(w, "category", hits, true);
-        facet(w, "brand", hits, false);
-        return HttpResponse.json(200, w.endObject().endObject());
+        w.endArray().name("facets");
+        facets(w, hits);
+        return HttpResponse.json(200, w.endObject());
     }
 
     private static final class Hit {
@@ -115,13 +114,26 @@ final class CatalogApi {
         return hits;
     }
 
-    private static void facet(JsonWriter w, String name, List<Hit> hits, boolean byCategory) {
-        Map<String, Integer> counts = new TreeMap<String, Integer>();
+    /** How many of the candidates are in each category and of each brand. */
+    private static void facets(JsonWriter w, List<Hit> hits) {
+        Map<String, Integer> categories = new TreeMap<String, Integer>();
+        Map<String, Integer> brands = new TreeMap<String, Integer>();
         for (Hit hit : hits) {
-            String key = byCategory ? hit.product.category : hit.product.brand;
-            Integer n = counts.get(key);
-            counts.put(key, n == null ? 1 : n + 1);
+            count(categories, hit.product.category);
+            count(brands, hit.product.brand);
         }
+        w.beginObject();
+        counts(w, "category", categories);
+        counts(w, "brand", brands);
+        w.endObject();
+    }
+
+    private static void count(Map<String, Integer> counts, String key) {
+        Integer n = counts.get(key);
+        counts.put(key, n == null ? 1 : n + 1);
+    }
+
+    private static void counts(JsonWriter w, String name, Map<String, Integer> counts) {
         w.name(name).beginArray();
         for (Map.Entry<String, Integer> e : counts.entrySet()) {
             w.beginObject().field("value", e.getKey()).field("count", e.getValue()).endObject();

@@ -13,7 +13,7 @@ final class CatalogUpdates extends Periodic {
     private final long seed;
     private final double perTick;
     private double due;
-    private volatile long sent; // one writer: this thread
+    private long sent;
 
     CatalogUpdates(Catalog catalog, ProductCache cache, long seed, int perSecond) {
         super("catalog-updates", TICK_NANOS);
@@ -31,9 +31,5 @@ final class CatalogUpdates extends Periodic {
             cache.put(catalog.product(id));
             due -= 1;
         }
-    }
-
-    long sent() {
-        return sent;
     }
 }

@@ -159,10 +159,6 @@ final class Connection implements Runnable {
         }
     }
 
-    boolean isOpen() {
-        return !closed.get();
-    }
-
     void close() {
         if (closed.compareAndSet(false, true)) {
             try {

@@ -70,10 +70,6 @@ final class ProductCache {
         return bytes.get();
     }
 
-    long capacityBytes() {
-        return capacityBytes;
-    }
-
     long hits() {
         return hits.sum();
     }
