@@ -409,17 +409,17 @@ def run_idle(tmp_path: Path, name: str, props: dict[str, str], seconds: float) -
 
 def test_the_batch_report_makes_gc_bursts(tmp_path):
     batch = {"batchIntervalMs": "2000", "batchMb": "32", "batchHoldMs": "200", "cacheFraction": "0"}
-    bursts = run_idle(tmp_path, "batch", batch, 5.0)
-    quiet = run_idle(tmp_path, "quiet", {**batch, "batchIntervalMs": "0"}, 5.0)
+    bursts = run_idle(tmp_path, "batch", batch, 6.0)
+    quiet = run_idle(tmp_path, "quiet", {**batch, "batchIntervalMs": "0"}, 6.0)
     assert len(quiet) <= 1 and (quiet["heap_after_bytes"].max() or 0) < 20 * MB, quiet
-    # Two runs of 32 MB of rows, 2 s apart: a burst of collections each (about 0.3 s long), the rows live
-    # through them, and quiet in between.
+    # Two runs of 32 MB of rows, 2 s apart: a burst of young collections each (about 0.3 s long, longer on a
+    # busy machine), with the rows live through them.
     assert bursts["heap_after_bytes"].max() > 32 * MB, bursts
-    starts = bursts["uptime_s"].sort().to_list()
+    starts = bursts.filter(pl.col("kind").is_in(["young", "mixed"]))["uptime_s"].sort().to_list()
     clusters = [[starts[0]]]
     for a, b in zip(starts, starts[1:], strict=False):
         clusters.append([b]) if b - a > 0.6 else clusters[-1].append(b)
-    assert len(clusters) >= 2 and all(len(c) >= 3 for c in clusters[:2]), starts
+    assert sum(len(c) >= 3 for c in clusters) >= 2, clusters
 
 
 def test_the_cache_keeps_entries_long_enough_to_be_promoted(tmp_path):
