@@ -267,8 +267,20 @@ class ExperimentSpec(Strict):
         return None if t is None else (Path(self.spec_dir) / t).resolve()
 
 
+# Where a value may take several shapes, pydantic names the shape it tried in the error's location.
+_UNION_BRANCHES = ("list[str]", "FlagSet")
+# Errors that only say a value is not of one of the shapes: another error says what is wrong within it.
+_WRONG_SHAPE = ("list_type", "model_type", "model_attributes_type", "dict_type")
+
+
 def _location(loc: tuple[Any, ...]) -> str:
-    return ".".join(str(p) for p in loc if not isinstance(p, int)) or "(top level)"
+    parts = [str(p) for p in loc if not isinstance(p, int) and p not in _UNION_BRANCHES]
+    return ".".join(f'"{p}"' if "." in p else p for p in parts) or "(top level)"
+
+
+def _most_telling(errors: list[Any]) -> Any:
+    """The first error that says what is wrong, rather than that a value is not of some other shape."""
+    return next((e for e in errors if e["type"] not in _WRONG_SHAPE), errors[0])
 
 
 def parse_spec(data: dict[str, Any], *, source: str = "<spec>", spec_dir: str = ".") -> ExperimentSpec:
@@ -276,7 +288,7 @@ def parse_spec(data: dict[str, Any], *, source: str = "<spec>", spec_dir: str = 
     try:
         spec = ExperimentSpec.model_validate({**data, "spec_dir": spec_dir})
     except ValidationError as e:
-        first = e.errors()[0]
+        first = _most_telling(e.errors())
         key = _location(first["loc"])
         message = first["msg"].removeprefix("Value error, ")
         if first["type"] == "extra_forbidden":

@@ -16,12 +16,31 @@ from jvmlab.experiment.results import Figure, LevelResult, VariantResult
 from jvmlab.report import units
 
 
+def _flag_sets_table(plan: Any) -> Table:
+    """Each flag set once: its flags, and the JDKs it runs on."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_justify="left")
+    table.add_column("flag set", no_wrap=True)
+    table.add_column("flags", overflow="fold")
+    table.add_column("on", overflow="fold")
+    on: dict[str, list[str]] = {}
+    flags: dict[str, tuple[str, ...]] = {}
+    for v in plan.variants:
+        on.setdefault(v.flag_set, []).append(v.jdk)
+        flags[v.flag_set] = v.flags
+    for name, jdks in on.items():
+        everywhere = len(jdks) == len(plan.jdks)
+        table.add_row(
+            name, " ".join(flags[name]) or "— (the JVM's defaults)", "all" if everywhere else ", ".join(jdks)
+        )
+    return table
+
+
 def plan_renderable(plan: Any, *, store_url: str) -> RenderableType:
-    """The plan of `jvmlab run`: per variant, the verdict of the flag check; then the order."""
+    """The plan of `jvmlab run`: the flag sets, the verdict of the flag check per variant, the order."""
     spec = plan.spec
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_justify="left")
-    for name in ("JDK", "flag set", "version", "flags", "JVM says"):
-        table.add_column(name, overflow="fold", no_wrap=name in ("JDK", "flag set"))
+    for name in ("JDK / flag set", "version", "JVM says"):
+        table.add_column(name, overflow="fold", no_wrap=name != "JVM says")
     for v in plan.variants:
         verdict = plan.verdicts[v.key]
         jdk = plan.jdks[v.jdk]
@@ -32,17 +51,19 @@ def plan_renderable(plan: Any, *, store_url: str) -> RenderableType:
         )
         if verdict.accepted and verdict.warnings:
             said = Text("accepted, warns: " + "; ".join(verdict.warnings), style="yellow")
-        table.add_row(
-            v.key, f"{jdk.version} ({getattr(jdk, 'vendor', '') or ''})", " ".join(v.flags) or "—", said
-        )
+        table.add_row(v.key, f"{jdk.version} ({getattr(jdk, 'vendor', '') or ''})", said)
     order = ", ".join(t.key for t in plan.trials[:6]) + (" ..." if len(plan.trials) > 6 else "")
+    levels = ""
+    if spec.load is not None:
+        rates = ", ".join(f"{lv.label} {lv.rate:g}/s" for lv in spec.load.levels)
+        levels = f"; load levels ({spec.load.mode}): {rates}"
     head = Text.assemble(
         (f"{spec.name}", "bold"),
         f": {len(plan.variants)} variants x {spec.matrix.repetitions} repetitions = {len(plan.trials)} trials"
-        f" ({spec.matrix.order} order, seed {spec.matrix.seed}), timeout {spec.trial.timeout_s:g} s each;"
-        f" results to {store_url}",
+        f" ({spec.matrix.order} order, seed {spec.matrix.seed}), timeout {spec.trial.timeout_s:g} s each"
+        f"{levels}; results to {store_url}",
     )
-    return Group(head, table, Text(f"order: {order}", style="dim"))
+    return Group(head, _flag_sets_table(plan), table, Text(f"order: {order}", style="dim"))
 
 
 @dataclass(frozen=True)
