@@ -147,3 +147,50 @@ def test_with_load_the_stop_is_the_end_of_the_levels(tmp_path):
     data["workload"]["stop"] = {"duration_s": 5}
     with pytest.raises(SpecError, match="a trial ends when its last level ends"):
         parse_spec(data)
+
+
+TOOL = """
+import sys, time, urllib.request
+url, rate, warmup_s, duration_s, out = sys.argv[1:6]
+header = ("timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,"
+          "bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect")
+end = time.time() + float(warmup_s) + float(duration_s)
+with open(out, "w") as f:
+    print(header, file=f)
+    while time.time() < end:  # a closed loop, as JMeter's thread groups are
+        start = time.time()
+        with urllib.request.urlopen(url) as r:
+            r.read()
+        ms = int((time.time() - start) * 1000)
+        print(f"{int(start * 1000)},{ms},GET,200,OK,t 1-1,text,true,,2,90,1,1,{url},{ms},0,0", file=f)
+        time.sleep(max(0.0, 1 / float(rate) - (time.time() - start)))
+"""
+
+
+def test_another_load_tool_runs_each_level_and_its_results_are_imported(tmp_path):
+    tool = tmp_path / "tool.py"
+    tool.write_text(TOOL)
+    command = [sys.executable, str(tool), "{url}", "{rate}", "{warmup_s}", "{duration_s}", "{result}"]
+    load = {
+        "url": "http://127.0.0.1:{port}/",
+        "levels": LEVELS,
+        "tool": {"command": command, "format": "jmeter"},
+    }
+    spec, setup = trial(tmp_path, load)
+    out = run_trial(spec, setup)
+    assert out.state == "ok", out.reason
+    low, high = out.levels
+    assert low.load["source"] == "jmeter" and low.load["corrected"] is False
+    assert low.load["completed"] == pytest.approx(40 * 1.5, rel=0.2) and not low.load["errors"]
+    assert high.load["completed"] == pytest.approx(80 * 1.5, rel=0.2)
+    assert (setup.run_dir / "load-1-high.out").is_file() and (setup.run_dir / "load-1-high.log").is_file()
+
+
+def test_a_load_tool_that_fails_fails_the_trial_with_its_log(tmp_path):
+    command = [sys.executable, "-c", "import sys; print('no such host'); sys.exit(4)"]
+    spec, setup = trial(
+        tmp_path, {"url": "http://127.0.0.1:{port}/", "levels": LEVELS, "tool": {"command": command}}
+    )
+    out = run_trial(spec, setup)
+    assert out.state == "failed" and "level 40rps: the load tool exited with 4" in out.reason
+    assert "no such host" in (setup.run_dir / "load-0-40rps.log").read_text()
