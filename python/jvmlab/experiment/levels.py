@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,23 +51,20 @@ def levels_of_trial(load: Load, only: str | None) -> list[tuple[int, Level]]:
     return [(i, lv) for i, lv in enumerate(load.levels) if only is None or lv.label == only]
 
 
-def run_levels(
+def run_level(
     load: Load,
-    levels: Sequence[tuple[int, Level]],
+    position: int,
+    level: Level,
     *,
     url: str,
     values: Mapping[str, str],
     run_dir: Path,
     check: Callable[[], None],
-) -> list[LevelRun]:
-    """Runs the levels in order. `check` is called about every second and raises Stop to end them."""
-    runs = []
-    for position, level in levels:
-        if load.tool is None:
-            runs.append(_drive(load, position, level, url, check))
-        else:
-            runs.append(_tool(load, position, level, url, values, run_dir, check))
-    return runs
+) -> LevelRun:
+    """Runs one level. `check` is called about every second and raises Stop to end it."""
+    if load.tool is None:
+        return _drive(load, position, level, url, check)
+    return _tool(load, position, level, url, values, run_dir, check)
 
 
 def _drive(load: Load, position: int, level: Level, url: str, check: Callable[[], None]) -> LevelRun:

@@ -258,14 +258,16 @@ class Running:
         done: list[levels.LevelRun] = []
         try:
             for position, level in levels.levels_of_trial(load, only):
-                done += levels.run_levels(
+                run = levels.run_level(
                     load,
-                    [(position, level)],
+                    position,
+                    level,
                     url=self.launch.url or "",
                     values=self.launch.values,
                     run_dir=self.launch.workdir.parent,
                     check=self.check_during_load,
                 )
+                done.append(run)
         except levels.Stop as e:
             return done, (e.state, e.reason)
         except JvmLabError as e:
