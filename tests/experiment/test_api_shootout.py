@@ -80,5 +80,5 @@ def test_the_small_study_measures_every_level_of_every_variant(tmp_path):
     console = Console(width=200, record=True)
     console.print(levels_renderable("per level", results))
     text = console.export_text()
-    assert "young GC/min" in text and "P99" in text and "cms-young2x" in text
+    assert "young/min" in text and "P99" in text and "cms-young2x" in text
     store.close()

@@ -169,48 +169,48 @@ def timeline_renderable(results: Sequence[VariantResult], metric: Any) -> Render
 
 
 def _pair(peak: Figure, mean: Figure) -> str:
-    """ "peak / mean" of a per-minute figure ("68 / 63"); the peak needs a window of a minute or more."""
+    """ "peak/mean" of a per-minute figure ("68/63.2"); the peak needs a window of a minute or more."""
     if mean.mean is None:
         return units.MISSING
     top = units.MISSING if peak.mean is None else f"{peak.mean:,.0f}"
-    return f"{top} / {mean.mean:,.1f}"
+    return f"{top}/{mean.mean:,.1f}"
 
 
-LEVEL_COLUMNS = (
-    ("throughput\nreq/s", "throughput_rps", _fixed(1)),
-    ("errors\n%", "error_percent", _fixed(2)),
-    ("P95\nms", "p95_ms", _num),
-    ("P99\nms", "p99_ms", _num),
-    ("max\nms", "max_ms", _num),
-)
+def _levels_table() -> Table:
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
+    headers = ["JDK", "flags", "level", "n", "req/s", "err\n%", "young/min\npeak/mean", "pause\nms/min"]
+    headers += ["max\npause", "full/min\npeak/mean", "P95\nms", "P99\nms", "RSS\nMiB"]
+    for i, name in enumerate(headers):
+        table.add_column(name, justify="left" if i < 3 else "right", no_wrap=True)
+    return table
 
 
 def levels_renderable(title: str, results: Sequence[LevelResult]) -> RenderableType:
     """Per variant and load level, in the layout of a GC tuning study: young GCs per minute (peak / mean),
     pause time per minute (cumulative) and the longest pause (single), full GCs, then the latency the
-    clients saw. Means over the variant's successful trials; GC figures of each level's measured window."""
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
-    headers = ["JDK", "flags", "level", "n", *(h for h, _, _ in LEVEL_COLUMNS[:2])]
-    headers += [
-        "young GC/min\npeak / mean",
-        "pause ms/min\ncumulative",
-        "single pause\nmax ms",
-        "full GC\n/min",
-    ]
-    headers += [h for h, _, _ in LEVEL_COLUMNS[2:]] + ["RSS\nMiB"]
-    for i, name in enumerate(headers):
-        table.add_column(name, justify="left" if i < 3 else "right", no_wrap=True)
+    clients saw. Means over the variant's successful trials; GC figures of each level's measured window.
+    Every other figure (max latency, pause percentiles, GC overhead, CPU) is in `jvmlab results --json`."""
+    table = _levels_table()
     for r in results:
         f = r.figures
-        row = [r.jdk, r.flag_set, r.level, str(r.trials)]
-        row += [_cell(f[key], fmt, spread=False) for _, key, fmt in LEVEL_COLUMNS[:2]]
-        row += [
+        table.add_row(
+            r.jdk,
+            r.flag_set,
+            r.level,
+            str(r.trials),
+            _cell(f["throughput_rps"], _fixed(1), spread=False),
+            _cell(f["error_percent"], _fixed(2), spread=False),
             _pair(f["young_peak_per_min"], f["young_per_min"]),
-            _cell(f["pause_ms_per_min"], _fixed(1), spread=False),
+            _cell(f["pause_ms_per_min"], _fixed(0), spread=False),
             _cell(f["pause_max_ms"], _num, spread=False),
-            _cell(f["full_per_min"], _fixed(2), spread=False),
-        ]
-        row += [_cell(f[key], fmt, spread=key == "p99_ms") for _, key, fmt in LEVEL_COLUMNS[2:]]
-        row.append(_cell(f["rss_peak_bytes"], lambda v: f"{v / units.MIB:,.0f}", spread=False))
-        table.add_row(*row)
-    return Group(Text(title, style="bold"), table)
+            _pair(f["full_peak_per_min"], f["full_per_min"]),
+            _cell(f["p95_ms"], _num, spread=False),
+            _cell(f["p99_ms"], _num, spread=True),
+            _cell(f["rss_peak_bytes"], lambda v: f"{v / units.MIB:,.0f}", spread=False),
+        )
+    note = Text(
+        "young/min, full/min: GCs in the busiest minute / per minute on average; pause ms/min: "
+        "stop-the-world time per minute; max pause: the longest; P95, P99: the clients' latency",
+        style="dim",
+    )
+    return Group(Text(title, style="bold"), table, note)
