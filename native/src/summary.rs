@@ -24,6 +24,9 @@ pub const PERCENTILES: [f64; 4] = [50.0, 90.0, 95.0, 99.0];
 
 /// Pause kinds with a rate of their own, in output order.
 pub const RATE_KINDS: [&str; 4] = ["young", "mixed", "full", "degenerated"];
+/// Collection kinds with a rate of their own, counted on their cycle rows (one per collection): generational
+/// ZGC's minor and major collections, which have no young or full pauses. After RATE_KINDS in the output.
+pub const CYCLE_RATE_KINDS: [&str; 2] = ["zgc-minor", "zgc-major"];
 /// Kinds whose heap after is kept, per live-set source (heap.py order: full, mixed, cycle ends).
 pub const HEAP_AFTER_GROUPS: [&[&str]; 3] = [
     &["full"],
@@ -736,6 +739,8 @@ struct Codes {
     category: Vec<Category>,
     kind_slot: Vec<usize>,
     rate: Vec<Option<usize>>,
+    /// Slot in `rates` of a cycle row's kind (after the pause kinds).
+    cycle_rate: Vec<Option<usize>>,
     heap_after: Vec<Option<usize>>,
     young: Vec<bool>,
     full: Vec<bool>,
@@ -749,7 +754,8 @@ pub struct Summary {
     pub kinds: Tally,
     pub pauses: Pauses,
     pub pause_peak: Rate,
-    pub rates: [Rate; 4],
+    /// RATE_KINDS, then CYCLE_RATE_KINDS.
+    pub rates: [Rate; 6],
     pub starts: Starts,
     pub allocation: Ordered<(i64, i64), AllocationSweep>,
     pub promotion: Ordered<[Option<i64>; 2], PromotionSweep>,
@@ -809,6 +815,14 @@ impl Summary {
                     .map(|k| RATE_KINDS.iter().position(|r| r == k)),
             )
             .collect();
+        let cycle_rate = std::iter::once(None)
+            .chain(rows.kinds.iter().map(|k| {
+                CYCLE_RATE_KINDS
+                    .iter()
+                    .position(|r| r == k)
+                    .map(|i| RATE_KINDS.len() + i)
+            }))
+            .collect();
         let heap_after = std::iter::once(None)
             .chain(rows.kinds.iter().map(|k| {
                 HEAP_AFTER_GROUPS
@@ -823,6 +837,7 @@ impl Summary {
             category,
             kind_slot,
             rate,
+            cycle_rate,
             heap_after,
             young: kind_of(&|k| k == "young"),
             full: kind_of(&|k| k == "full"),
@@ -903,7 +918,13 @@ impl Summary {
             self.heap_after[group].add(t, after);
         }
         match category {
-            Category::Cycle => self.cycles.cycle_row(id, rows.duration_ms[i]),
+            Category::Cycle => {
+                if let Some(slot) = codes.cycle_rate[kind] {
+                    self.rates[slot].count += 1;
+                    self.rates[slot].add(t, 1.0);
+                }
+                self.cycles.cycle_row(id, rows.duration_ms[i])
+            }
             Category::Concurrent if id != NULL_I64 && !t.is_nan() => {
                 self.cycles.phase(id, t, rows.duration_ms[i])
             }

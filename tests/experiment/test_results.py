@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from corpus import GCLOGS
 from jvmlab.experiment.results import Timeline
 from jvmlab.report.experiment_view import sparkline
 
@@ -28,3 +29,22 @@ def test_no_readings_no_timeline():
 def test_sparkline_is_zero_based_with_gaps():
     assert sparkline([0.0, 50.0, None, 100.0], 100.0) == "▁▅ █"
     assert sparkline([0.0, None], 0.0) == "▁ "
+
+
+def test_young_gc_rate_of_generational_zgc_is_its_minor_collections():
+    """Generational ZGC has no young pauses: its minor collections are its young GCs (real JDK 25 log)."""
+    from types import SimpleNamespace
+
+    from jvmlab.experiment.results import FIGURES, LEVEL_FIGURES
+    from jvmlab.experiment.trial import gc_figures
+
+    zgc = gc_figures(GCLOGS / "generated/jdk25-zgc-gcstar.log")
+    assert zgc is not None and zgc["rates"]["young"]["count"] == 0
+    minor = zgc["rates"]["zgc-minor"]
+    assert minor["count"] > 50 and zgc["rates"]["zgc-major"]["count"] > 0
+    assert FIGURES["young_per_min"](SimpleNamespace(gc=zgc)) == minor["mean_per_min"]
+    assert LEVEL_FIGURES["young_peak_per_min"](SimpleNamespace(gc=zgc)) == minor["peak_per_min"]
+
+    g1 = gc_figures(GCLOGS / "generated/jdk25-g1-gcstar.log")
+    assert g1 is not None and g1["rates"]["young"]["count"] > 0
+    assert LEVEL_FIGURES["young_per_min"](SimpleNamespace(gc=g1)) == g1["rates"]["young"]["mean_per_min"]

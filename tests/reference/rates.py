@@ -12,7 +12,14 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-from jvmlab.metrics.rates import PEAK_WINDOW_S, RATE_KINDS, GcRate, has_full_minute, per_minute_mean
+from jvmlab.metrics.rates import (
+    CYCLE_RATE_KINDS,
+    PEAK_WINDOW_S,
+    RATE_KINDS,
+    GcRate,
+    has_full_minute,
+    per_minute_mean,
+)
 from jvmlab.metrics.windows import RunWindow
 
 from reference.selection import Events, EventSets, increasing
@@ -71,9 +78,13 @@ def rate_of(times_s: np.ndarray, count: int, window: RunWindow) -> GcRate:
 
 
 def kind_rate(events: Events, kind: str, window: RunWindow) -> GcRate:
-    """Rate of the pauses of one kind (`young`, `mixed`, `full`, `degenerated`)."""
+    """Rate of the pauses of one kind (`young`, `mixed`, `full`, `degenerated`), or of the cycle rows of one
+    kind of CYCLE_RATE_KINDS (one row per collection)."""
     sets = EventSets.of(events)
-    rows = sets.pauses([kind])
+    if kind in CYCLE_RATE_KINDS:
+        rows = sets.where(sets.of_category("cycle"), pl.col("kind") == kind)
+    else:
+        rows = sets.pauses([kind])
     times = sets.values(sets.where(rows, pl.col("uptime_s").is_not_null()), "uptime_s")
     if not increasing(times, strictly=False):
         times.sort()
@@ -87,9 +98,10 @@ def all_gc_rate(events: Events, window: RunWindow) -> GcRate:
 
 
 def gc_rates(events: Events, window: RunWindow) -> dict[str, GcRate]:
-    """Rates for each pause kind of RATE_KINDS and for all collections (key "all")."""
+    """Rates for each pause kind of RATE_KINDS, each cycle kind of CYCLE_RATE_KINDS, and all collections
+    (key "all")."""
     sets = EventSets.of(events)
-    rates = {kind: kind_rate(sets, kind, window) for kind in RATE_KINDS}
+    rates = {kind: kind_rate(sets, kind, window) for kind in RATE_KINDS + CYCLE_RATE_KINDS}
     rates["all"] = all_gc_rate(sets, window)
     return rates
 

@@ -8,7 +8,7 @@ use pyo3::types::{PyDict, PyList};
 use crate::columns::SIZE_COLUMNS;
 use crate::decorators::DECORATOR_NAMES;
 use crate::parser::{Parser, Stream};
-use crate::summary::{Rows, Stat, Summary, MAXIMA, RATE_KINDS};
+use crate::summary::{Rows, Stat, Summary, CYCLE_RATE_KINDS, MAXIMA, RATE_KINDS};
 use crate::Source;
 
 fn to_sources(sources: Vec<(String, Option<String>)>) -> Vec<Source> {
@@ -179,7 +179,8 @@ fn summary_to_python<'py>(py: Python<'py>, s: &mut Summary) -> PyResult<Bound<'p
     pauses.set_item("peak_per_min", s.pause_peak.peak())?;
     d.set_item("pauses", pauses)?;
     let rates = PyDict::new(py);
-    for (name, rate) in RATE_KINDS.iter().zip(s.rates.iter_mut()) {
+    let names = RATE_KINDS.iter().chain(CYCLE_RATE_KINDS.iter());
+    for (name, rate) in names.zip(s.rates.iter_mut()) {
         let r = PyDict::new(py);
         r.set_item("count", rate.count)?;
         r.set_item("peak_per_min", rate.peak())?;

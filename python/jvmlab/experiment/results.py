@@ -77,6 +77,14 @@ def _get(d: dict[str, Any] | None, *path: str) -> Any:
     return d
 
 
+def _young(gc: dict[str, Any] | None, field: str) -> Any:
+    """A young-collection rate: young pauses, or generational ZGC's minor collections (it has no young
+    pauses; each minor collection is its young GC)."""
+    if not _get(gc, "rates", "young", "count") and _get(gc, "rates", "zgc-minor", "count"):
+        return _get(gc, "rates", "zgc-minor", field)
+    return _get(gc, "rates", "young", field)
+
+
 # name -> how to read it from a trial
 FIGURES: dict[str, Callable[[TrialRow], float | None]] = {
     "elapsed_s": lambda t: t.elapsed_s,
@@ -84,7 +92,7 @@ FIGURES: dict[str, Callable[[TrialRow], float | None]] = {
     "metric_early": lambda t: _get(t.metric, "early_mean"),
     "metric_late": lambda t: _get(t.metric, "late_mean"),
     "gc_count": lambda t: _get(t.gc, "gc_count"),
-    "young_per_min": lambda t: _get(t.gc, "rates", "young", "mean_per_min"),
+    "young_per_min": lambda t: _young(t.gc, "mean_per_min"),
     "full_gc_count": lambda t: _get(t.gc, "rates", "full", "count"),
     "pause_total_ms": lambda t: _get(t.gc, "pause_total_ms"),
     "pause_p99_ms": lambda t: _get(t.gc, "pause_p99_ms"),
@@ -168,8 +176,8 @@ LEVEL_FIGURES: dict[str, Callable[[Any], float | None]] = {
     "p99_ms": lambda lv: _load(lv, "latency", "p99_ms"),
     "p999_ms": lambda lv: _load(lv, "latency", "p999_ms"),
     "max_ms": lambda lv: _load(lv, "latency", "max_ms"),
-    "young_per_min": lambda lv: _get(lv.gc, "rates", "young", "mean_per_min"),
-    "young_peak_per_min": lambda lv: _get(lv.gc, "rates", "young", "peak_per_min"),
+    "young_per_min": lambda lv: _young(lv.gc, "mean_per_min"),
+    "young_peak_per_min": lambda lv: _young(lv.gc, "peak_per_min"),
     "full_per_min": lambda lv: _get(lv.gc, "rates", "full", "mean_per_min"),
     "full_peak_per_min": lambda lv: _get(lv.gc, "rates", "full", "peak_per_min"),
     "full_count": lambda lv: _get(lv.gc, "rates", "full", "count"),

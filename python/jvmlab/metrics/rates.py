@@ -15,6 +15,8 @@ from jvmlab.metrics.windows import RunWindow
 
 PEAK_WINDOW_S = 60.0
 RATE_KINDS = ("young", "mixed", "full", "degenerated")
+# Generational ZGC's collections, which have no young or full pauses: counted on their cycle rows.
+CYCLE_RATE_KINDS = ("zgc-minor", "zgc-major")
 
 
 class GcRate(BaseModel):
@@ -47,8 +49,8 @@ def rate_of(count: int, peak: float, window: RunWindow) -> GcRate:
 
 
 def gc_rates(native: NativeSummary, window: RunWindow) -> dict[str, GcRate]:
-    """Rates of the pauses of each kind of RATE_KINDS, and of all collections (key "all": distinct GC ids,
-    each at the earliest start of its rows)."""
+    """Rates of the pauses of each kind of RATE_KINDS, of the collections of CYCLE_RATE_KINDS, and of all
+    collections (key "all": distinct GC ids, each at the earliest start of its rows)."""
     rates = {kind: rate_of(r["count"], r["peak_per_min"], window) for kind, r in native["rates"].items()}
     gcs = native["gcs"]
     rates["all"] = rate_of(gcs["count"], gcs["peak_per_min"], window)

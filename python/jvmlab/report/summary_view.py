@@ -15,9 +15,11 @@ RATE_LABELS = (
     ("mixed", "Mixed GC"),
     ("full", "Full GC"),
     ("degenerated", "Degenerated GC"),
+    ("zgc-minor", "ZGC minor"),
+    ("zgc-major", "ZGC major"),
 )
 ALWAYS_SHOWN = ("young", "full")
-RATE_KINDS = {"young", "mixed", "full", "degenerated"}
+RATE_KINDS = {key for key, _ in RATE_LABELS}
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,7 @@ def _peak(rate: GcRate) -> str:
 
 
 def _is_other_kind(kind: str) -> bool:
-    """Pause and cycle kinds with no rate row (remark, cleanup, zgc-major, ...); not phases nor safepoints."""
+    """Pause and cycle kinds without a rate row (remark, cleanup, zgc-collection, ...), not phases."""
     if kind in RATE_KINDS or kind == "safepoint":
         return False
     return kind == "concurrent-cycle" or not kind.startswith("concurrent-")
