@@ -7,7 +7,7 @@ JAVA_SRC := $(shell find java/src -name '*.java' 2>/dev/null)
 JAVA_OUT := build/java
 STAMP := build/.stamps
 
-.PHONY: setup native java jdks postgres test test-native test-python lint demo bench clean
+.PHONY: setup native java jdks postgres chromium test test-native test-python lint demo bench clean
 
 setup: $(STAMP)/venv $(STAMP)/native java
 
@@ -49,7 +49,16 @@ postgres:
 		$$SUDO service postgresql stop >/dev/null 2>&1 || true; \
 	else echo "error: PostgreSQL binaries (initdb) are needed for the store's tests"; exit 2; fi
 
-test: setup jdks postgres
+# The HTML report's browser test drives Debian's Chromium (through Playwright, with no browser download).
+chromium:
+	@if command -v chromium >/dev/null; then :; \
+	elif command -v apt-get >/dev/null; then \
+		echo "installing Chromium (Debian package) for the report's browser test"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	else echo "error: Chromium is needed for the report's browser test"; exit 2; fi
+
+test: setup jdks postgres chromium
 	$(BIN)/ruff check python tests bench
 	$(BIN)/ruff format --check python tests bench
 	$(BIN)/mypy python/jvmlab
