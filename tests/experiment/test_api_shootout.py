@@ -7,6 +7,7 @@ import tomllib
 
 import pytest
 from jvmlab.experiment import jdks
+from jvmlab.experiment.comparison import stored_comparison
 from jvmlab.experiment.results import level_results
 from jvmlab.experiment.run import Runner, make_plan
 from jvmlab.experiment.spec import parse_spec
@@ -17,7 +18,7 @@ from rich.console import Console
 
 EXAMPLE = REPO_ROOT / "examples" / "api-gc-shootout.toml"
 KEPT = ("default", "cms-young2x", "g1-young2x")
-RATES = {"low": 150, "mid": 300}
+RATES = {"low": 150, "high": 300}  # named as the example's levels: its goals apply
 
 
 def small_study() -> dict:
@@ -60,7 +61,7 @@ def test_the_small_study_measures_every_level_of_every_variant(tmp_path):
     levels = store.levels(t.id for t in trials)
     for t in trials:
         assert t.state == "ok", (t.key, t.reason, t.stderr_tail)
-        assert [lv.name for lv in levels[t.id]] == ["low", "mid"]
+        assert [lv.name for lv in levels[t.id]] == ["low", "high"]
         for lv in levels[t.id]:
             assert lv.load["sent"] == 2 * lv.rate and lv.load["throughput_rps"] == pytest.approx(
                 lv.rate, rel=0.05
@@ -75,10 +76,20 @@ def test_the_small_study_measures_every_level_of_every_variant(tmp_path):
         assert first.uptime_end_s < second.uptime_start_s  # the windows sit on the JVM's own clock, in order
     results = level_results(trials, levels)
     assert [(r.flag_set, r.level) for r in results if r.jdk.startswith("temurin-11")] == [
-        ("cms-young2x", "low"), ("cms-young2x", "mid"), ("default", "low"), ("default", "mid")
+        ("cms-young2x", "low"), ("cms-young2x", "high"), ("default", "low"), ("default", "high")
     ]  # fmt: skip
     console = Console(width=200, record=True)
     console.print(levels_renderable("per level", results))
     text = console.export_text()
     assert "young/min" in text and "P99" in text and "cms-young2x" in text
+    # The example's goals, judged on what was measured: each variant against its JDK's default collector.
+    c = stored_comparison(store, None)
     store.close()
+    assert [b.level for b in c.blocks] == ["low", "high"]
+    judged = {(v.variant.split("/")[1], v.goal.text) for v in c.blocks[1].verdicts}
+    assert ("cms-young2x", "p99_ms <= -30%") in judged
+    assert ("g1-young2x", "young_gc_per_min <= -20%") in judged
+    assert ("default", "error_percent <= 1") in judged and not any(
+        f == "default" and g.endswith("%") for f, g in judged
+    )  # relative goals are not judged on the baselines
+    assert {v.verdict for v in c.blocks[1].verdicts} <= {"pass", "fail", "inconclusive", "no data"}

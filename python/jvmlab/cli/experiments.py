@@ -57,3 +57,91 @@ def results_command(
     from jvmlab.cli import run
 
     run.results(experiment, db, json)
+
+
+Baseline = Annotated[
+    str | None,
+    typer.Option(
+        "--baseline",
+        help="Compare against this variant (JDK/flag set), flag set (per JDK) or JDK (per flag set); "
+        "default: the spec's [compare] baseline, else the flag set 'default', else the first variant.",
+    ),
+]
+Alpha = Annotated[
+    float | None, typer.Option("--alpha", help="Significance level (default: the spec's, else 0.01).")
+]
+Experiment = Annotated[
+    str | None, typer.Argument(help="Experiment id or name (default: the latest).", show_default=False)
+]
+
+
+def compare_command(
+    experiment: Experiment = None,
+    db: Db = None,
+    baseline: Baseline = None,
+    alpha: Alpha = None,
+    measure: Annotated[
+        list[str] | None,
+        typer.Option("--measure", "-m", help="A measure to show (repeat it); default: the headline figures."),
+    ] = None,
+    format: Annotated[str, typer.Option("--format", help="table, json, csv or markdown.")] = "table",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the export to this file.")
+    ] = None,
+) -> None:
+    """The variants of an experiment side by side: means with 95% CIs, change against the baseline with
+    significance, goals judged, warm-up and steady state, measurement-quality warnings."""
+    from jvmlab.cli import compare
+
+    compare.run(compare.CompareOptions(experiment, db, baseline, alpha, tuple(measure or ()), format, output))
+
+
+def gate_command(
+    experiment: Experiment = None,
+    db: Db = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against", help="A stored baseline experiment (id or name) to check regressions against."
+        ),
+    ] = None,
+    against_db: Annotated[
+        str | None, typer.Option("--against-db", help="The baseline experiment's store (default: --db).")
+    ] = None,
+    baseline: Baseline = None,
+    measure: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--measure", "-m", help="A measure checked for regressions (repeat it); default: headline."
+        ),
+    ] = None,
+    threshold: Annotated[
+        float, typer.Option("--threshold", help="A regression fails past this many % worse.")
+    ] = 5.0,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Fail on inconclusive goals and untestable regressions too.")
+    ] = False,
+    junit: Annotated[Path | None, typer.Option("--junit", help="Write JUnit XML here.")] = None,
+    markdown: Annotated[
+        Path | None, typer.Option("--markdown", help="Write a Markdown summary here.")
+    ] = None,
+) -> None:
+    """Gate a pipeline on an experiment: exit 1 when a goal fails or a measure got significantly worse than
+    in the --against experiment by more than --threshold %, 0 when it passes, 2 for a usage error."""
+    from jvmlab.cli import gate
+
+    options = gate.GateOptions(
+        experiment,
+        db,
+        against,
+        against_db,
+        baseline,
+        tuple(measure or ()),
+        threshold,
+        strict,
+        junit,
+        markdown,
+    )
+    code = gate.run(options)
+    if code:
+        raise typer.Exit(code)

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from jvmlab import __version__
-from jvmlab.cli.experiments import results_command, run_command
+from jvmlab.cli.experiments import compare_command, gate_command, results_command, run_command
 from jvmlab.cli.gc import gc_app
 from jvmlab.cli.jdks import jdks_app
 from jvmlab.cli.load import load_command
@@ -30,6 +30,8 @@ app.add_typer(gc_app, name="gc")
 app.add_typer(jdks_app, name="jdks")
 app.command("run")(run_command)
 app.command("results")(results_command)
+app.command("compare")(compare_command)
+app.command("gate")(gate_command)
 app.command("load")(load_command)
 
 

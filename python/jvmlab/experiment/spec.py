@@ -242,6 +242,15 @@ class Telemetry(Strict):
     sample_interval_s: float = Field(default=1.0, gt=0)
 
 
+class Compare(Strict):
+    """How `jvmlab compare`, the report and the gate compare variants: against which baseline (a variant
+    "JDK/flag set", a flag set: each JDK's variants against its own, or a JDK: each flag set against that
+    JDK's; default the first variant), at which significance level (docs/methodology.md)."""
+
+    baseline: str | None = None
+    alpha: float = Field(default=0.01, gt=0, lt=0.5)
+
+
 class ExperimentSpec(Strict):
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     description: str = ""
@@ -250,6 +259,10 @@ class ExperimentSpec(Strict):
     trial: Trial = Trial()
     telemetry: Telemetry = Telemetry()
     load: Load | None = None
+    compare: Compare = Compare()
+    # Goals by load level name ("all": every level, or the whole run without levels), e.g.
+    # high = ["young_gc_per_min <= -20%", "p99_ms <= 500"] (experiment/goals.py).
+    goals: dict[str, list[str]] = {}
     # Where the spec file is: relative paths in it (workdir_template) are relative to it.
     spec_dir: Annotated[str, Field(exclude=True)] = "."
 
@@ -309,7 +322,19 @@ def parse_spec(data: dict[str, Any], *, source: str = "<spec>", spec_dir: str = 
         raise SpecError(
             f"{source}: workload.metric.regex: needs a group named value, e.g. '(?P<value>[0-9.]+)'"
         )
+    _check_goals(spec, source)
     return spec
+
+
+def _check_goals(spec: ExperimentSpec, source: str) -> None:
+    from jvmlab.experiment.goals import GoalError, check_goals  # deferred: goals import this module
+    from jvmlab.experiment.measures import measures
+
+    levels = [lv.label for lv in spec.load.levels] if spec.load else []
+    try:
+        check_goals(spec.goals, measures(spec.workload.metric), levels, source)
+    except GoalError as e:
+        raise SpecError(str(e)) from None
 
 
 def _patterns(spec: ExperimentSpec) -> list[tuple[str, str]]:

@@ -1,0 +1,61 @@
+"""`jvmlab compare [EXPERIMENT]`: the variants side by side with CIs, changes against the baseline,
+significance, goals, warm-up and quality warnings; or exported as JSON, CSV or Markdown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from jvmlab.cli.output import print_renderables, print_text
+from jvmlab.errors import UsageError
+from jvmlab.experiment.comparison import Comparison, stored_comparison
+from jvmlab.experiment.store import Store
+from jvmlab.report.comparison_export import to_csv, to_json, to_markdown
+from jvmlab.report.comparison_text import comparison_renderables
+from jvmlab.report.comparison_view import comparison_view
+
+FORMATS = ("table", "json", "csv", "markdown")
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    experiment: str | None
+    db: str | None
+    baseline: str | None = None
+    alpha: float | None = None
+    measures: tuple[str, ...] = ()
+    format: str = "table"
+    output: Path | None = None
+
+
+def load(experiment: str | None, db: str | None, baseline: str | None, alpha: float | None) -> Comparison:
+    if alpha is not None and not 0 < alpha < 0.5:
+        raise UsageError(f"--alpha {alpha:g}: give a significance level between 0 and 0.5, e.g. 0.01")
+    store = Store.open(db)
+    try:
+        return stored_comparison(store, experiment, baseline=baseline, alpha=alpha)
+    finally:
+        store.close()
+
+
+def write_output(text: str, output: Path | None) -> None:
+    if output is None:
+        print_text(text)
+        return
+    if not output.parent.is_dir():
+        raise UsageError(f"-o {output}: folder {output.parent} does not exist")
+    output.write_text(text)
+
+
+def run(options: CompareOptions) -> None:
+    if options.format not in FORMATS:
+        raise UsageError(f"--format {options.format}: use one of {', '.join(FORMATS)}")
+    c = load(options.experiment, options.db, options.baseline, options.alpha)
+    if options.format == "json":
+        return write_output(to_json(c), options.output)
+    if options.format == "csv":
+        return write_output(to_csv(c), options.output)
+    view = comparison_view(c, options.measures or None)
+    if options.format == "markdown":
+        return write_output(to_markdown(view), options.output)
+    print_renderables(comparison_renderables(view))

@@ -1,0 +1,196 @@
+"""The view model of a comparison (experiment/comparison.py): strings laid out in tables, shared by the
+terminal, Markdown and the HTML report, and asserted on by tests.
+
+A cell shows a variant's mean with its 95% CI half-width, and its change against its baseline with a mark:
+▲ significantly better, ▼ significantly worse, ● significantly different where no direction is better,
+~ no significant difference (docs/methodology.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from jvmlab.experiment.comparison import Block, Cell, Comparison, VariantInfo
+from jvmlab.experiment.measures import STEADY, Measure
+from jvmlab.report import units
+
+BETTER, WORSE, DIFFERENT, SAME, UNTESTED = "better", "worse", "different", "same", "untested"
+MARKS = {BETTER: "▲", WORSE: "▼", DIFFERENT: "●", SAME: "~", UNTESTED: ""}
+LEGEND = (
+    "mean ± 95% CI half-width (bootstrap), then the change against the baseline: ▲ significantly better, "
+    "▼ significantly worse, ~ no significant difference (Welch's t-test, Benjamini-Hochberg q < {alpha:g}); "
+    "no mark: one repetition on a side, nothing to test"
+)
+RUN_MEASURES = ("young_gc_per_min", "full_gc_count", "pause_p99_ms", "gc_overhead_percent", "rss_peak_mb")
+LEVEL_MEASURES = (
+    "throughput_rps",
+    "p99_ms",
+    "p95_ms",
+    "young_gc_per_min",
+    "full_gc_per_min",
+    "pause_ms_per_min",
+    "rss_peak_mb",
+)
+
+
+@dataclass(frozen=True)
+class CellView:
+    value: str  # "303.4 ±3.1"
+    change: str  # "+12.6% ▲", "" for a baseline
+    tone: str  # BETTER, WORSE, DIFFERENT, SAME or "" (baseline, no change)
+    change_ci: str  # "[+9.1%, +16.0%]" or ""
+
+
+@dataclass(frozen=True)
+class TableView:
+    title: str
+    columns: tuple[str, ...]  # measure labels with units
+    rows: tuple[tuple[str, tuple[CellView, ...]], ...]  # (variant, cells)
+
+
+@dataclass(frozen=True)
+class GoalRow:
+    level: str
+    variant: str
+    goal: str
+    value: str
+    ci: str
+    verdict: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class SteadyRow:
+    variant: str
+    classes: str  # "warm-up ×3" or "warm-up, flat, warm-up"
+    consistent: str
+    time_to_steady: str
+    early_to_steady: str
+
+
+@dataclass(frozen=True)
+class ComparisonView:
+    title: str
+    legend: str
+    baselines: tuple[tuple[str, str], ...]  # (variant, its baseline)
+    tables: tuple[TableView, ...]
+    goals: tuple[GoalRow, ...]
+    steady: tuple[SteadyRow, ...]
+    warnings: tuple[str, ...]
+
+
+def number(v: float | None) -> str:
+    """A figure with 3-4 significant digits, thousands separated."""
+    if v is None:
+        return units.MISSING
+    a = abs(v)
+    if a >= 100:
+        return f"{v:,.0f}"
+    if a >= 10:
+        return f"{v:.1f}"
+    return f"{v:.2f}" if a >= 0.1 or a == 0 else f"{v:.3g}"
+
+
+def signed_percent(v: float | None) -> str:
+    return units.MISSING if v is None else f"{v:+.1f}%"
+
+
+def tone(measure: Measure, cell: Cell) -> str:
+    change = cell.change
+    if change is None or change.percent is None:
+        return ""
+    if change.significant is None:
+        return UNTESTED
+    if not change.significant:
+        return SAME
+    better = measure.better(change.percent)
+    return DIFFERENT if better is None else (BETTER if better else WORSE)
+
+
+def cell_view(measure: Measure, cell: Cell | None) -> CellView:
+    if cell is None or cell.estimate.n == 0:
+        return CellView(units.MISSING, "", "", "")
+    e = cell.estimate
+    value = number(e.mean)
+    if e.ci_low is not None and e.ci_high is not None and e.n > 1:
+        value += f" ±{number((e.ci_high - e.ci_low) / 2)}"
+    t = tone(measure, cell)
+    c = cell.change
+    if not t or c is None:
+        return CellView(value, "", "", "")
+    ci = ""
+    if c.ci_low_percent is not None and c.ci_high_percent is not None:
+        ci = f"[{signed_percent(c.ci_low_percent)}, {signed_percent(c.ci_high_percent)}]"
+    return CellView(value, f"{signed_percent(c.percent)} {MARKS[t]}".strip(), t, ci)
+
+
+def column_label(m: Measure) -> str:
+    return f"{m.label} ({m.unit})" if m.unit and m.unit != "/min" else m.label
+
+
+def default_measures(c: Comparison) -> list[str]:
+    """The workload metric (mean, steady state) first, then the GC and process headline figures; with load
+    levels, throughput, latency and GC per minute."""
+    if any(b.level is not None for b in c.blocks):
+        return [m for m in LEVEL_MEASURES if m in c.measures]
+    head = [c.metric, STEADY] if c.metric else ["elapsed_s"]
+    return head + list(RUN_MEASURES)
+
+
+def table_view(c: Comparison, block: Block, names: Sequence[str]) -> TableView:
+    shown = [n for n in names if n in block.cells]
+    title = "whole run" if block.level is None else f"level {block.level} ({block.rate:g} req/s)"
+    rows = tuple(
+        (v.variant, tuple(cell_view(c.measures[n], block.cells[n].get(v.variant)) for n in shown))
+        for v in c.variants
+        if any(v.variant in block.cells[n] for n in shown)
+    )
+    return TableView(title, tuple(column_label(c.measures[n]) for n in shown), rows)
+
+
+def goal_rows(c: Comparison) -> tuple[GoalRow, ...]:
+    out = []
+    for block in c.blocks:
+        for v in block.verdicts:
+            fmt = signed_percent if v.goal.relative else number
+            ci = "" if v.ci_low is None or v.ci_high is None else f"[{fmt(v.ci_low)}, {fmt(v.ci_high)}]"
+            level = v.level or "all"
+            out.append(GoalRow(level, v.variant, v.goal.text, fmt(v.value), ci, v.verdict, v.reason))
+    return tuple(out)
+
+
+def steady_row(v: VariantInfo) -> SteadyRow | None:
+    if not v.steady:
+        return None
+    classes = [s.classification for s in v.steady]
+    label = f"{classes[0]} ×{len(classes)}" if len(set(classes)) == 1 else ", ".join(classes)
+    consistent = "—" if v.consistent is None else ("yes" if v.consistent else "no")
+    times = sorted(s.time_to_steady_s for s in v.steady if s.time_to_steady_s is not None)
+    time = units.seconds(times[len(times) // 2]) if times else "never steady"
+    pairs = [(s.early_mean, s.steady_mean) for s in v.steady if s.early_mean is not None]
+    early = ""
+    if pairs:
+        e = sorted(p[0] for p in pairs if p[0] is not None)[len(pairs) // 2]
+        s_values = sorted(p[1] for p in pairs if p[1] is not None)
+        early = f"{number(e)} → {number(s_values[len(s_values) // 2])}" if s_values else number(e)
+    return SteadyRow(v.variant, label, consistent, time, early)
+
+
+def comparison_view(c: Comparison, names: Sequence[str] | None = None) -> ComparisonView:
+    names = list(names) if names else default_measures(c)
+    unknown = [n for n in names if n not in c.measures]
+    if unknown:
+        from jvmlab.errors import UsageError
+
+        raise UsageError(f"unknown measure {unknown[0]!r}; known: {', '.join(c.measures)}")
+    baselines = tuple((v.variant, v.baseline or "none") for v in c.variants if v.baseline != v.variant)
+    return ComparisonView(
+        title=f"experiment {c.experiment_id} ({c.name}, {c.status})",
+        legend=LEGEND.format(alpha=c.alpha),
+        baselines=baselines,
+        tables=tuple(table_view(c, b, names) for b in c.blocks),
+        goals=goal_rows(c),
+        steady=tuple(r for v in c.variants if (r := steady_row(v)) is not None),
+        warnings=tuple(w.message for w in c.warnings),
+    )

@@ -1,0 +1,90 @@
+"""`jvmlab gate`: exit codes from goals and from regressions against a baseline experiment; JUnit XML and
+Markdown for CI."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from jvmlab.cli.main import main
+from jvmlab.experiment.store import Store
+from synthetic import Variant, store_experiment
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = str(tmp_path / "jvmlab.db")
+    store = Store.open(path)
+    # The current JDK build, and a new one whose "tuned" flag set lost 10% of its throughput.
+    current = [Variant("jdk25.0.2", "default"), Variant("jdk25.0.2", "tuned", metric=330.0)]
+    new = [Variant("jdk25.0.3", "default"), Variant("jdk25.0.3", "tuned", metric=297.0)]
+    store_experiment(store, current, name="current", seed=1)
+    store_experiment(store, new, name="new-build", seed=2)
+    store_experiment(store, [Variant("jdk25.0.3", "default")], name="same-build", seed=3)
+    passing = {"all": ["ops_per_s >= +5%", "pause_p99_ms <= 20"]}
+    store_experiment(store, current, name="goals-pass", seed=4, goals=passing)
+    store_experiment(store, current, name="goals-fail", seed=5, goals={"all": ["pause_p99_ms <= 10"]})
+    undecided = {"all": ["rss_peak_mb <= 500"]}  # the means are 500 MiB: the CI straddles the bound
+    store_experiment(store, current, name="goals-undecided", seed=6, goals=undecided)
+    store.close()
+    return path
+
+
+def test_goals_decide_the_exit_code(db, tmp_path, capsys):
+    junit, md = tmp_path / "gate.xml", tmp_path / "gate.md"
+    assert main(["gate", "goals-pass", "--db", db, "--junit", str(junit), "--markdown", str(md)]) == 0
+    assert "gate passed: 0 of 3 checks failed" in capsys.readouterr().out
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite is not None and suite.get("tests") == "3" and suite.get("failures") == "0"
+    assert "✅ passed" in md.read_text()
+
+    assert main(["gate", "goals-fail", "--db", db, "--junit", str(junit), "--markdown", str(md)]) == 1
+    assert "gate failed: 2 of 2 checks failed" in capsys.readouterr().out
+    cases = ET.parse(junit).getroot().findall("testsuite/testcase")
+    assert len(cases) == 2 and all(c.find("failure") is not None for c in cases)
+    failure = cases[0].find("failure")
+    assert failure is not None and "pause_p99_ms <= 10" in (failure.get("message") or "")
+    text = md.read_text()
+    assert "❌ failed" in text and "pause_p99_ms <= 10" in text
+
+
+def test_inconclusive_goals_fail_only_when_strict(db, tmp_path, capsys):
+    junit = tmp_path / "gate.xml"
+    assert main(["gate", "goals-undecided", "--db", db, "--junit", str(junit)]) == 0
+    skipped = ET.parse(junit).getroot().findall("testsuite/testcase/skipped")
+    assert skipped and "straddles" in (skipped[0].get("message") or "")
+    assert main(["gate", "goals-undecided", "--db", db, "--strict"]) == 1
+    capsys.readouterr()
+
+
+def test_a_significant_regression_against_the_baseline_experiment_fails(db, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "250")  # rows unwrapped
+    md = tmp_path / "gate.md"
+    assert main(["gate", "new-build", "--against", "current", "--db", db, "--markdown", str(md)]) == 1
+    out = capsys.readouterr().out
+    assert "regressions" in out and "significantly worse" in out
+    text = md.read_text()
+    assert "jdk25.0.3/tuned" in text and "ops_per_s: -10." in text and "jdk25.0.2/tuned" in text
+    # Within the threshold it passes; the default flag set did not change at all.
+    assert main(["gate", "new-build", "--against", "current", "--db", db, "--threshold", "15"]) == 0
+    capsys.readouterr()
+
+
+def test_no_change_passes(db, capsys):
+    assert main(["gate", "same-build", "--against", "current", "--db", db]) == 0
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["gate", "nope"], "holds no experiment 'nope'"),
+        (["gate", "new-build", "--against", "nope"], "holds no experiment 'nope'"),
+        (["gate", "new-build", "--threshold", "-1"], "--threshold -1: give a percentage"),
+        (["gate", "new-build", "-m", "p99", "--against", "current"], "--measure p99: not a measure"),
+    ],
+)
+def test_usage_errors_exit_2(db, args, message, capsys):
+    assert main([*args, "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
