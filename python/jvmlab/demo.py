@@ -3,8 +3,9 @@
 examples/jdk-shootout.toml with one repetition and a smaller world: the bundled chunkgen workload on every
 JDK jvmlab finds, with default flags and with the tuned flag set. It shows the plan (and what each JVM said
 of the flags), runs it with a progress bar, and prints the comparison per JDK x flag set: time to finish,
-chunks/s early vs late (warm-up), GC pauses and interval, peak RSS. Results go to build/demo/jvmlab.db, the
-trials' files to build/demo/runs. Sized for about 3 minutes on 2 cores with 6 JDKs.
+chunks/s early vs late (warm-up), GC pauses and interval, peak RSS; then writes the experiment's HTML report
+(build/demo/report.html: open it in a browser). Results go to build/demo/jvmlab.db, the trials' files to
+build/demo/runs. Sized for about 3 minutes on 2 cores with 6 JDKs.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ def demo_spec(source: Path = SPEC, radius: int = DEMO_RADIUS) -> str:
 
 
 def main() -> int:
+    from jvmlab.cli.report import ReportOptions
+    from jvmlab.cli.report import run as report_run
     from jvmlab.cli.run import RunOptions, run
 
     shutil.rmtree(DEMO_DIR, ignore_errors=True)  # the last demo's results and trial folders
@@ -49,7 +52,11 @@ def main() -> int:
         spec.write_text(demo_spec())
         shown = [str(p.relative_to(REPO_ROOT)) for p in (spec, db, runs)]
         print("$ jvmlab run {} --db {} --runs {} --allow-rejected\n".format(*shown), flush=True)
-        return run(RunOptions(spec, db=str(db), runs=runs, allow_rejected=True))
+        code = run(RunOptions(spec, db=str(db), runs=runs, allow_rejected=True))
+        report = DEMO_DIR / "report.html"
+        print(f"\n$ jvmlab report --db {shown[1]} -o {report.relative_to(REPO_ROOT)}", flush=True)
+        report_run(ReportOptions(None, str(db), report))
+        return code
     except JvmLabError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -61,7 +61,13 @@ def _series(rng: np.random.Generator, v: Variant, cv: float, points: int = 120) 
     return out
 
 
-def _outcome(rng: np.random.Generator, v: Variant, cv: float, levels: list[str]) -> TrialOutcome:
+def _rss_series(peak: int) -> list[tuple[float, float]]:
+    return [(float(i), peak * min(1.0, (i + 1) / 10)) for i in range(60)]
+
+
+def _outcome(
+    rng: np.random.Generator, v: Variant, cv: float, levels: list[str], gc_log: Path | None
+) -> TrialOutcome:
     series = _series(rng, v, cv)
     gc = {
         "rates": {
@@ -70,8 +76,9 @@ def _outcome(rng: np.random.Generator, v: Variant, cv: float, levels: list[str])
         "pause_p99_ms": _draw(rng, v.pause_p99_ms, cv),
         "gc_count": 10,
     }
+    rss = int(_draw(rng, v.rss_mib, cv) * MIB)
     process = {
-        "rss_peak_bytes": int(_draw(rng, v.rss_mib, cv) * MIB),
+        "rss_peak_bytes": rss,
         "swap_peak_bytes": 0,
         "major_faults": 0,
     }
@@ -97,7 +104,8 @@ def _outcome(rng: np.random.Generator, v: Variant, cv: float, levels: list[str])
         metric=metric,
         gc=gc,
         process=process,
-        series={"metric": series},
+        series={"metric": series, "rss_bytes": _rss_series(rss)},
+        artifacts={"gc_log": str(gc_log)} if gc_log else None,
         levels=level_rows or None,
     )
 
@@ -113,13 +121,16 @@ def store_experiment(
     goals: dict[str, list[str]] | None = None,
     levels: list[str] | None = None,
     baseline: str | None = None,
+    description: str = "",
+    gc_log: Path | None = None,
 ) -> int:
-    """Stores an experiment whose trials all succeeded with figures drawn around each variant's means;
-    returns its id."""
+    """Stores an experiment whose trials all succeeded with figures drawn around each variant's means
+    (and `gc_log` as every trial's GC log); returns its id."""
     levels = levels or []
     data = spec_dict(name, variants, goals or {}, levels)
     if baseline:
         data["compare"] = {"baseline": baseline}
+    data["description"] = description
     spec = parse_spec(data, source="synthetic")
     rows = []
     for r in range(repetitions):
@@ -150,6 +161,6 @@ def store_experiment(
     by_key = {f"{v.jdk}/{v.flag_set}": v for v in variants}
     for t in store.trials(exp_id):
         store.start_trial(t.id, run_dir="/tmp", argv=["java"], jdk_info={})
-        store.finish_trial(t.id, _outcome(rng, by_key[t.variant], cv, levels))
+        store.finish_trial(t.id, _outcome(rng, by_key[t.variant], cv, levels, gc_log))
     store.set_status(exp_id, "done")
     return exp_id

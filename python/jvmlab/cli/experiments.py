@@ -145,3 +145,25 @@ def gate_command(
     code = gate.run(options)
     if code:
         raise typer.Exit(code)
+
+
+def report_command(
+    experiment: Experiment = None,
+    db: Db = None,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="The file to write (default report.html, .json, ...)."),
+    ] = None,
+    format: Annotated[str, typer.Option("--format", help="html, json, csv or markdown.")] = "html",
+    baseline: Baseline = None,
+    alpha: Alpha = None,
+    measure: Annotated[
+        list[str] | None,
+        typer.Option("--measure", "-m", help="A measure for the comparison tables (repeat it)."),
+    ] = None,
+) -> None:
+    """The report of an experiment: one self-contained HTML file that works offline (overview and verdict,
+    environment, goals, comparison with CIs, charts, trials and their files), or JSON, CSV or Markdown."""
+    from jvmlab.cli import report
+
+    report.run(report.ReportOptions(experiment, db, output, format, baseline, alpha, tuple(measure or ())))

@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 
-gc_app = typer.Typer(help="GC logs: summary figures, the event table, comparisons.", no_args_is_help=True)
+gc_app = typer.Typer(
+    help="GC logs: summary figures, the event table, comparisons, HTML reports.", no_args_is_help=True
+)
 
 Logs = Annotated[
     list[str],
@@ -21,6 +23,17 @@ Strict = Annotated[
     bool, typer.Option("--strict", help="Fail (exit 2) when the log has lines jvmlab cannot read.")
 ]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON (docs/gc-summary-json.md) instead of tables.")]
+StartS = Annotated[
+    float | None,
+    typer.Option("--start-s", help="Only events from this uptime (s), e.g. to skip warm-up."),
+]
+EndS = Annotated[float | None, typer.Option("--end-s", help="Only events up to this uptime (s).")]
+LabelledLogs = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="[LABEL=]LOG", help="Two or more logs; the first is the baseline.", show_default=False
+    ),
+]
 
 
 @gc_app.command("summary")
@@ -28,11 +41,8 @@ def summary(
     logs: Logs,
     json: Json = False,
     strict: Strict = False,
-    start_s: Annotated[
-        float | None,
-        typer.Option("--start-s", help="Only events from this uptime (s), e.g. to skip warm-up."),
-    ] = None,
-    end_s: Annotated[float | None, typer.Option("--end-s", help="Only events up to this uptime (s).")] = None,
+    start_s: StartS = None,
+    end_s: EndS = None,
 ) -> None:
     """Counts, rates per minute, pause percentiles, overhead, allocation, live set, safepoints, per log."""
     from jvmlab.cli import gc_summary
@@ -59,12 +69,7 @@ def events(
 
 @gc_app.command("compare")
 def compare(
-    logs: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="[LABEL=]LOG", help="Two or more logs; the first is the baseline.", show_default=False
-        ),
-    ],
+    logs: LabelledLogs,
     json: Json = False,
     strict: Strict = False,
 ) -> None:
@@ -72,3 +77,26 @@ def compare(
     from jvmlab.cli import gc_compare
 
     gc_compare.run(gc_compare.CompareOptions(tuple(logs), json, strict))
+
+
+@gc_app.command("report")
+def report(
+    logs: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="[LABEL=]LOG",
+            help="One or more logs; with several, the first is the baseline of the side-by-side table.",
+            show_default=False,
+        ),
+    ],
+    output: Annotated[
+        str, typer.Option("--output", "-o", metavar="FILE", help="The HTML file to write.")
+    ] = "gc-report.html",
+    strict: Strict = False,
+    start_s: StartS = None,
+    end_s: EndS = None,
+) -> None:
+    """One self-contained HTML file (works offline): figures, pause and heap charts, parse diagnostics."""
+    from jvmlab.cli import gc_report
+
+    gc_report.run(gc_report.ReportOptions(tuple(logs), output, strict, start_s, end_s))

@@ -9,7 +9,13 @@ from typing import Annotated
 import typer
 
 from jvmlab import __version__
-from jvmlab.cli.experiments import compare_command, gate_command, results_command, run_command
+from jvmlab.cli.experiments import (
+    compare_command,
+    gate_command,
+    report_command,
+    results_command,
+    run_command,
+)
 from jvmlab.cli.gc import gc_app
 from jvmlab.cli.jdks import jdks_app
 from jvmlab.cli.load import load_command
@@ -32,6 +38,7 @@ app.command("run")(run_command)
 app.command("results")(results_command)
 app.command("compare")(compare_command)
 app.command("gate")(gate_command)
+app.command("report")(report_command)
 app.command("load")(load_command)
 
 

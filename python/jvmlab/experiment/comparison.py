@@ -103,7 +103,7 @@ def resolve_baselines(variants: Sequence[tuple[str, str]], baseline: str | None)
 
 
 def _steady(trial: TrialRow, series: Sequence[tuple[float, float]], higher: bool) -> SteadyState | None:
-    points = []
+    points: list[tuple[float, float]] = []
     for t, v in sorted(since_ready(trial, series)):
         if not points or t > points[-1][0]:  # readings in the same instant: the first one
             points.append((t, v))

@@ -1,0 +1,60 @@
+"""`jvmlab report [EXPERIMENT] -o report.html`: the experiment's single-file offline HTML report, or its
+comparison exported as JSON, CSV or Markdown (`--format`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from jvmlab.cli.compare import load, write_output
+from jvmlab.cli.output import print_text
+from jvmlab.errors import UsageError
+from jvmlab.experiment.store import Store
+from jvmlab.report.comparison_export import to_csv, to_json, to_markdown
+from jvmlab.report.comparison_view import comparison_view
+
+FORMATS = ("html", "json", "csv", "markdown")
+DEFAULT_OUTPUT = {"html": "report.html", "json": "report.json", "csv": "report.csv", "markdown": "report.md"}
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    experiment: str | None
+    db: str | None
+    output: Path | None = None
+    format: str = "html"
+    baseline: str | None = None
+    alpha: float | None = None
+    measures: tuple[str, ...] = ()
+
+
+def run(options: ReportOptions) -> None:
+    if options.format not in FORMATS:
+        raise UsageError(f"--format {options.format}: use one of {', '.join(FORMATS)}")
+    output = options.output or Path(DEFAULT_OUTPUT[options.format])
+    if not output.parent.is_dir():
+        raise UsageError(f"-o {output}: folder {output.parent} does not exist")
+    if options.format != "html":
+        c = load(options.experiment, options.db, options.baseline, options.alpha)
+        text = {"json": lambda: to_json(c), "csv": lambda: to_csv(c)}.get(
+            options.format, lambda: to_markdown(comparison_view(c, options.measures or None))
+        )()
+        write_output(text, output)
+    else:
+        from jvmlab.report.experiment_report import stored_report
+        from jvmlab.report.html.page import write
+
+        store = Store.open(options.db)
+        try:
+            page = stored_report(
+                store,
+                options.experiment,
+                output=output,
+                baseline=options.baseline,
+                alpha=options.alpha,
+                measures=options.measures or None,
+            )
+        finally:
+            store.close()
+        write(page, output)
+    print_text(f"wrote {output} ({output.stat().st_size / 1e6:.1f} MB)")
