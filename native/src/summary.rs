@@ -193,27 +193,37 @@ impl<T, S: Sweep<T>> Ordered<T, S> {
 
 /// The largest sum of weights of items starting within any `PEAK_WINDOW_S` interval (rates.py): windows
 /// [t_i, t_i + 60 s) anchored at each item, evaluated when the first item past their end arrives. Holds the
-/// items of one window.
-#[derive(Debug, Default)]
-pub struct Peak {
-    window: VecDeque<(f64, f64)>,
-    sum: f64,
-    best: f64,
+/// items of one window. Each item carries `N` weights (e.g. 1 and its pause ms), each with its own largest
+/// sum: the windows are the same, so one sweep finds them all.
+#[derive(Debug)]
+pub struct Peak<const N: usize = 1> {
+    window: VecDeque<(f64, [f64; N])>,
+    sum: [f64; N],
+    best: [f64; N],
 }
 
-impl Peak {
+impl<const N: usize> Default for Peak<N> {
+    fn default() -> Self {
+        Peak {
+            window: VecDeque::new(),
+            sum: [0.0; N],
+            best: [0.0; N],
+        }
+    }
+}
+
+impl<const N: usize> Peak<N> {
     fn close_first(&mut self) {
         if let Some((_, w)) = self.window.pop_front() {
-            self.best = self.best.max(self.sum);
-            self.sum = if self.window.is_empty() {
-                0.0
-            } else {
-                self.sum - w
-            };
+            let empty = self.window.is_empty();
+            for ((best, sum), w) in self.best.iter_mut().zip(self.sum.iter_mut()).zip(w) {
+                *best = best.max(*sum);
+                *sum = if empty { 0.0 } else { *sum - w };
+            }
         }
     }
 
-    pub fn best(&mut self) -> f64 {
+    pub fn best(&mut self) -> [f64; N] {
         while !self.window.is_empty() {
             self.close_first();
         }
@@ -221,16 +231,18 @@ impl Peak {
     }
 }
 
-impl Sweep<f64> for Peak {
-    fn next(&mut self, t: f64, weight: f64) {
+impl<const N: usize> Sweep<[f64; N]> for Peak<N> {
+    fn next(&mut self, t: f64, weights: [f64; N]) {
         while let Some(&(first, _)) = self.window.front() {
             if first + PEAK_WINDOW_S > t {
                 break;
             }
             self.close_first();
         }
-        self.window.push_back((t, weight));
-        self.sum += weight;
+        self.window.push_back((t, weights));
+        for (sum, w) in self.sum.iter_mut().zip(weights) {
+            *sum += w;
+        }
     }
 
     fn new_run(&mut self) {
@@ -281,24 +293,25 @@ impl Span {
     }
 }
 
-/// Counted events of one kind: how many, and the busiest minute of those with a start time.
+/// Counted events of one kind: how many, and the busiest minute of those with a start time, by each of `N`
+/// weights.
 #[derive(Default)]
-pub struct Rate {
+pub struct Rate<const N: usize = 1> {
     pub count: u64,
-    pub timed: Option<Ordered<f64, Peak>>,
+    pub timed: Option<Ordered<[f64; N], Peak<N>>>,
 }
 
-impl Rate {
-    fn add(&mut self, t: f64, weight: f64) {
+impl<const N: usize> Rate<N> {
+    fn add(&mut self, t: f64, weights: [f64; N]) {
         if !t.is_nan() {
             self.timed
                 .get_or_insert_with(|| Ordered::new(Peak::default()))
-                .push(t, weight);
+                .push(t, weights);
         }
     }
 
-    pub fn peak(&mut self) -> f64 {
-        self.timed.as_mut().map_or(0.0, |o| o.finish().best())
+    pub fn peak(&mut self) -> [f64; N] {
+        self.timed.as_mut().map_or([0.0; N], |o| o.finish().best())
     }
 }
 
@@ -311,7 +324,7 @@ pub struct StartsSweep {
 
 impl Sweep<()> for StartsSweep {
     fn next(&mut self, t: f64, _: ()) {
-        self.peak.next(t, 1.0);
+        self.peak.next(t, [1.0]);
         self.span.next(t);
     }
 
@@ -754,8 +767,11 @@ pub struct Summary {
     pub kinds: Tally,
     pub pauses: Pauses,
     pub pause_peak: Rate,
-    /// RATE_KINDS, then CYCLE_RATE_KINDS.
-    pub rates: [Rate; 6],
+    /// RATE_KINDS, then CYCLE_RATE_KINDS, each row weighed [1, pause ms] (0 ms for cycle rows and pauses
+    /// without a duration: they leave the peak of pause ms as it is).
+    pub rates: [Rate<2>; 6],
+    /// Pause ms of each kind of RATE_KINDS.
+    pub rate_pause_ms: [Sum; 4],
     pub starts: Starts,
     pub allocation: Ordered<(i64, i64), AllocationSweep>,
     pub promotion: Ordered<[Option<i64>; 2], PromotionSweep>,
@@ -777,6 +793,7 @@ impl Summary {
             pauses: Pauses::default(),
             pause_peak: Rate::default(),
             rates: Default::default(),
+            rate_pause_ms: Default::default(),
             starts: Starts::default(),
             allocation: Ordered::new(AllocationSweep::default()),
             promotion: Ordered::new(PromotionSweep::default()),
@@ -875,13 +892,17 @@ impl Summary {
         }
         if category == Category::Pause {
             let ms = rows.pause_ms[i];
-            if !ms.is_nan() {
+            let counted_ms = if ms.is_nan() {
+                0.0
+            } else {
                 self.pauses.add(ms);
-                self.pause_peak.add(t, ms);
-            }
+                self.pause_peak.add(t, [ms]);
+                ms
+            };
             if let Some(slot) = codes.rate[kind] {
                 self.rates[slot].count += 1;
-                self.rates[slot].add(t, 1.0);
+                self.rates[slot].add(t, [1.0, counted_ms]);
+                self.rate_pause_ms[slot].add(counted_ms);
             }
             if codes.full[kind] {
                 self.full_causes.counts[codes.cause_slot[rows.cause[i] as usize]] += 1;
@@ -921,7 +942,7 @@ impl Summary {
             Category::Cycle => {
                 if let Some(slot) = codes.cycle_rate[kind] {
                     self.rates[slot].count += 1;
-                    self.rates[slot].add(t, 1.0);
+                    self.rates[slot].add(t, [1.0, 0.0]);
                 }
                 self.cycles.cycle_row(id, rows.duration_ms[i])
             }
@@ -960,9 +981,9 @@ mod tests {
     fn peak_of(times: &[f64]) -> f64 {
         let mut o = Ordered::new(Peak::default());
         for &t in times {
-            o.push(t, 1.0);
+            o.push(t, [1.0]);
         }
-        o.finish().best()
+        o.finish().best()[0]
     }
 
     #[test]
@@ -972,6 +993,22 @@ mod tests {
         assert_eq!(peak_of(&[0.0, 60.0, 120.0]), 1.0);
         // Slightly out of order: sorted first.
         assert_eq!(peak_of(&[10.0, 5.0, 70.0, 64.0, 66.0]), 3.0);
+    }
+
+    #[test]
+    fn each_weight_has_its_own_peak() {
+        let mut o = Ordered::new(Peak::<2>::default());
+        for (t, ms) in [
+            (0.0, 100.0),
+            (30.0, 50.0),
+            (40.0, 0.0),
+            (90.0, 120.0),
+            (95.0, 0.0),
+        ] {
+            o.push(t, [1.0, ms]);
+        }
+        // Counts: [0, 60) and [40, 100) hold 3; pause ms: [0, 60) holds 150, [40, 100) 120.
+        assert_eq!(o.finish().best(), [3.0, 150.0]);
     }
 
     #[test]

@@ -79,3 +79,15 @@ def test_the_spec_checks_its_goals():
         with pytest.raises(SpecError, match=r"^spec\.toml: ") as e:
             parse_spec(data, source="spec.toml")
         assert message in str(e.value)
+
+
+def test_goals_on_the_pause_time_of_a_kind_of_gc():
+    spec = parse_spec(
+        _spec({"all": ["full_gc_pause_ms_per_min <= -50%", "young_gc_pause_ms_per_min <= 200"]})
+    )
+    assert goals_for(spec.goals, None) == [
+        Goal("full_gc_pause_ms_per_min", "<=", -50.0, True),
+        Goal("young_gc_pause_ms_per_min", "<=", 200.0, False),
+    ]
+    by_level = parse_spec(_spec({"high": ["full_gc_pause_ms_per_min_peak <= -50%"]}, ["low", "high"]))
+    assert [g.measure for g in goals_for(by_level.goals, "high")] == ["full_gc_pause_ms_per_min_peak"]

@@ -6,6 +6,7 @@ import pytest
 from jvmlab.metrics import SUMMARY_FORMAT_VERSION, summarize
 from jvmlab.metrics.notes import NO_TIME_STAMPS
 from metrics_frames import cycle, frame, log_of, pause, safepoint
+from test_reference_rates import pauses_by_kind
 
 MIB = 1024 * 1024
 
@@ -89,3 +90,13 @@ def test_notes_for_a_short_run_that_starts_late():
 
 def test_gclog_summary_method_calls_summarize():
     assert synthetic().summary().pause_count == 4
+
+
+def test_pause_time_per_minute_of_each_pause_kind():
+    rates = summarize(log_of(pauses_by_kind(), last_time_s=120.0)).rates
+    full = rates["full"]
+    assert (full.count, full.pause_total_ms, full.pause_ms_per_min_peak) == (5, 350.0, 200.0)
+    assert full.pause_ms_per_min_mean == pytest.approx(175.0)  # 350 ms / 120 s x 60
+    assert (rates["young"].pause_total_ms, rates["young"].pause_ms_per_min_peak) == (5.0, 5.0)
+    assert (rates["mixed"].pause_total_ms, rates["mixed"].pause_ms_per_min_mean) == (0.0, 0.0)
+    assert rates["zgc-minor"].pause_total_ms is None and rates["all"].pause_ms_per_min_peak is None

@@ -30,7 +30,8 @@ LOGS = [e for e in corpus() if e.format != "openj9-xml"]
 # reference sorts all rows together (mixing the runs): there they legitimately differ.
 ACROSS_RUNS = (
     "rates.young.peak_per_min", "rates.mixed.peak_per_min", "rates.full.peak_per_min",
-    "rates.all.peak_per_min", "pause_time_per_min_peak_ms", "gc_interval_mean_s",
+    "rates.all.peak_per_min", "rates.young.pause_ms_per_min_peak", "rates.mixed.pause_ms_per_min_peak",
+    "rates.full.pause_ms_per_min_peak", "pause_time_per_min_peak_ms", "gc_interval_mean_s",
     "allocation.allocated_bytes", "allocation.allocation_rate_mib_per_s", "allocation.allocation_span_s",
     "allocation.promoted_bytes", "allocation.promotion_rate_mib_per_s", "allocation.promotion_span_s",
 )  # fmt: skip

@@ -90,3 +90,39 @@ def test_mean_interval_between_gcs():
     ]
     assert gc_interval_mean_s(frame(*rows)) == pytest.approx(3.0)  # (7 - 1) / 2
     assert gc_interval_mean_s(frame(pause(1.0, 0, "young", 1.0))) is None
+
+
+def pauses_by_kind():
+    """Full and young pauses (one full without a duration) and a cycle, for a 120 s run."""
+    return frame(
+        pause(0.0, 0, "full", 100.0),
+        pause(30.0, 1, "full", 50.0),
+        pause(40.0, 2, "young", 5.0),
+        pause(50.0, 3, "full", None),  # no duration printed: counted, with no pause time
+        pause(70.0, 4, "full", 80.0),
+        pause(90.0, 5, "full", 120.0),
+        cycle(95.0, 6, "zgc-minor", 10.0),
+    )
+
+
+def test_pause_time_per_minute_of_each_pause_kind():
+    rates = gc_rates(pauses_by_kind(), TWO_MINUTES)
+    full = rates["full"]
+    assert (full.count, full.pause_total_ms) == (5, 350.0)
+    assert full.pause_ms_per_min_mean == pytest.approx(175.0)  # 350 ms / 120 s x 60
+    assert full.pause_ms_per_min_peak == 200.0  # [70, 130) holds 80 + 120; [0, 60) only 150
+    young = rates["young"]
+    assert (young.pause_total_ms, young.pause_ms_per_min_mean, young.pause_ms_per_min_peak) == (5.0, 2.5, 5.0)
+    assert (rates["mixed"].pause_total_ms, rates["mixed"].pause_ms_per_min_peak) == (0.0, 0.0)
+    for kind in ("zgc-minor", "all"):  # no pause time of their own
+        r = rates[kind]
+        assert (r.pause_total_ms, r.pause_ms_per_min_mean, r.pause_ms_per_min_peak) == (None, None, None)
+
+
+def test_pause_time_per_minute_of_a_kind_needs_a_window():
+    short = RunWindow(start_s=0.0, end_s=30.0, from_jvm_start=True)
+    full = gc_rates(frame(pause(1.0, 0, "full", 40.0)), short)["full"]
+    assert (full.pause_total_ms, full.pause_ms_per_min_mean, full.pause_ms_per_min_peak) == (40.0, 80.0, None)
+    none = RunWindow(start_s=None, end_s=None, from_jvm_start=False)
+    full = gc_rates(frame(pause(None, 0, "full", 40.0)), none)["full"]
+    assert (full.pause_total_ms, full.pause_ms_per_min_mean, full.pause_ms_per_min_peak) == (40.0, None, None)

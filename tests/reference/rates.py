@@ -6,6 +6,10 @@ within any 60-second interval of the run. It is found by a sweep over windows [t
 each event start t_i: sliding any window right until its left edge meets an event never loses an event, so
 the busiest window of all is one of these. An event counts in the window where it starts. The peak needs a
 run window of at least 60 s (a shorter run has no full minute to compare with) and is None otherwise.
+
+The pauses of each kind of RATE_KINDS also have their pause time per minute: mean = pause ms of the kind / run
+window (s) x 60; peak = the most pause ms of the kind starting within any 60-second interval, the same sweep
+with each pause weighed by its pause ms.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from jvmlab.metrics.rates import (
 )
 from jvmlab.metrics.windows import RunWindow
 
-from reference.selection import Events, EventSets, increasing
+from reference.selection import Events, EventSets, increasing, time_ordered
 
 SWEEP_BLOCK = 1 << 12
 
@@ -71,10 +75,30 @@ def sliding_max_of_sums(
     return best
 
 
-def rate_of(times_s: np.ndarray, count: int, window: RunWindow) -> GcRate:
-    """Rate of `count` events whose time-stamped starts are `times_s` (sorted)."""
-    peak = int(sliding_max(times_s)) if has_full_minute(window) else None
-    return GcRate(count=count, mean_per_min=per_minute_mean(count, window), peak_per_min=peak)
+def rate_of(
+    times_s: np.ndarray, count: int, window: RunWindow, pause_ms: tuple[float, float] | None = None
+) -> GcRate:
+    """Rate of `count` events whose time-stamped starts are `times_s` (sorted); `pause_ms` = (total, peak
+    per minute) of their pause time, for pauses."""
+    full_minute = has_full_minute(window)
+    total, peak = (None, None) if pause_ms is None else pause_ms
+    return GcRate(
+        count=count,
+        mean_per_min=per_minute_mean(count, window),
+        peak_per_min=int(sliding_max(times_s)) if full_minute else None,
+        pause_total_ms=total,
+        pause_ms_per_min_mean=None if total is None else per_minute_mean(total, window),
+        pause_ms_per_min_peak=peak if full_minute else None,
+    )
+
+
+def pause_time(sets: EventSets, kind: str) -> tuple[float, float]:
+    """(total, most within any 60 s interval) of the pause ms of the pauses of one kind that have it."""
+    with_ms = sets.where(sets.pauses([kind]), pl.col("pause_ms").is_not_null())
+    total = float(sets.values(with_ms, "pause_ms").sum())
+    timed = sets.where(with_ms, pl.col("uptime_s").is_not_null())
+    rows = time_ordered(sets.rows(timed, "uptime_s", "pause_ms"), stable=False)
+    return total, sliding_max(rows.get_column("uptime_s").to_numpy(), rows.get_column("pause_ms").to_numpy())
 
 
 def kind_rate(events: Events, kind: str, window: RunWindow) -> GcRate:
@@ -88,7 +112,8 @@ def kind_rate(events: Events, kind: str, window: RunWindow) -> GcRate:
     times = sets.values(sets.where(rows, pl.col("uptime_s").is_not_null()), "uptime_s")
     if not increasing(times, strictly=False):
         times.sort()
-    return rate_of(times, sets.count(rows), window)
+    pause_ms = None if kind in CYCLE_RATE_KINDS else pause_time(sets, kind)
+    return rate_of(times, sets.count(rows), window, pause_ms)
 
 
 def all_gc_rate(events: Events, window: RunWindow) -> GcRate:

@@ -176,14 +176,19 @@ fn summary_to_python<'py>(py: Python<'py>, s: &mut Summary) -> PyResult<Bound<'p
         (s.pauses.stat.count > 0).then(|| s.pauses.percentiles()),
     )?;
     pauses.set_item("rounded", s.pauses.rounded)?;
-    pauses.set_item("peak_per_min", s.pause_peak.peak())?;
+    pauses.set_item("peak_per_min", s.pause_peak.peak()[0])?;
     d.set_item("pauses", pauses)?;
     let rates = PyDict::new(py);
     let names = RATE_KINDS.iter().chain(CYCLE_RATE_KINDS.iter());
-    for (name, rate) in names.zip(s.rates.iter_mut()) {
+    for (slot, (name, rate)) in names.zip(s.rates.iter_mut()).enumerate() {
+        let [count_peak, ms_peak] = rate.peak();
         let r = PyDict::new(py);
         r.set_item("count", rate.count)?;
-        r.set_item("peak_per_min", rate.peak())?;
+        r.set_item("peak_per_min", count_peak)?;
+        if let Some(total) = s.rate_pause_ms.get(slot) {
+            r.set_item("pause_total_ms", total.total())?;
+            r.set_item("pause_ms_peak_per_min", ms_peak)?;
+        }
         rates.set_item(*name, r)?;
     }
     d.set_item("rates", rates)?;
@@ -194,7 +199,7 @@ fn summary_to_python<'py>(py: Python<'py>, s: &mut Summary) -> PyResult<Bound<'p
     g.set_item("timed", starts.span.items)?;
     g.set_item("runs", starts.span.runs)?;
     g.set_item("spanned_s", starts.span.seconds())?;
-    g.set_item("peak_per_min", starts.peak.best())?;
+    g.set_item("peak_per_min", starts.peak.best()[0])?;
     d.set_item("gcs", g)?;
     let alloc = s.allocation.finish();
     let a = PyDict::new(py);

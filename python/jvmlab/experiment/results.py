@@ -79,7 +79,7 @@ def _get(d: dict[str, Any] | None, *path: str) -> Any:
 
 def _young(gc: dict[str, Any] | None, field: str) -> Any:
     """A young-collection rate: young pauses, or generational ZGC's minor collections (it has no young
-    pauses; each minor collection is its young GC)."""
+    pauses; each minor collection is its young GC, and has no pause time of its own: None)."""
     if not _get(gc, "rates", "young", "count") and _get(gc, "rates", "zgc-minor", "count"):
         return _get(gc, "rates", "zgc-minor", field)
     return _get(gc, "rates", "young", field)
@@ -93,7 +93,9 @@ FIGURES: dict[str, Callable[[TrialRow], float | None]] = {
     "metric_late": lambda t: _get(t.metric, "late_mean"),
     "gc_count": lambda t: _get(t.gc, "gc_count"),
     "young_per_min": lambda t: _young(t.gc, "mean_per_min"),
+    "young_pause_ms_per_min": lambda t: _young(t.gc, "pause_ms_per_min_mean"),
     "full_gc_count": lambda t: _get(t.gc, "rates", "full", "count"),
+    "full_pause_ms_per_min": lambda t: _get(t.gc, "rates", "full", "pause_ms_per_min_mean"),
     "pause_total_ms": lambda t: _get(t.gc, "pause_total_ms"),
     "pause_p99_ms": lambda t: _get(t.gc, "pause_p99_ms"),
     "pause_max_ms": lambda t: _get(t.gc, "pause_max_ms"),
@@ -181,6 +183,9 @@ LEVEL_FIGURES: dict[str, Callable[[Any], float | None]] = {
     "full_per_min": lambda lv: _get(lv.gc, "rates", "full", "mean_per_min"),
     "full_peak_per_min": lambda lv: _get(lv.gc, "rates", "full", "peak_per_min"),
     "full_count": lambda lv: _get(lv.gc, "rates", "full", "count"),
+    "young_pause_ms_per_min": lambda lv: _young(lv.gc, "pause_ms_per_min_mean"),
+    "full_pause_ms_per_min": lambda lv: _get(lv.gc, "rates", "full", "pause_ms_per_min_mean"),
+    "full_pause_ms_per_min_peak": lambda lv: _get(lv.gc, "rates", "full", "pause_ms_per_min_peak"),
     "pause_ms_per_min": lambda lv: _get(lv.gc, "pause_time_per_min_mean_ms"),
     "pause_ms_per_min_peak": lambda lv: _get(lv.gc, "pause_time_per_min_peak_ms"),
     "pause_p50_ms": lambda lv: _get(lv.gc, "pause_p50_ms"),

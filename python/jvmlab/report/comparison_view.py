@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from jvmlab.errors import UsageError
 from jvmlab.experiment.comparison import Block, Cell, Comparison, VariantInfo
 from jvmlab.experiment.measures import STEADY, Measure
 from jvmlab.report import units
@@ -181,8 +182,6 @@ def comparison_view(c: Comparison, names: Sequence[str] | None = None) -> Compar
     names = list(names) if names else default_measures(c)
     unknown = [n for n in names if n not in c.measures]
     if unknown:
-        from jvmlab.errors import UsageError
-
         raise UsageError(f"unknown measure {unknown[0]!r}; known: {', '.join(c.measures)}")
     baselines = tuple((v.variant, v.baseline or "none") for v in c.variants if v.baseline != v.variant)
     return ComparisonView(
