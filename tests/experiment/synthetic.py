@@ -25,6 +25,7 @@ class Variant:
     pause_p99_ms: float = 12.0
     rss_mib: float = 500.0
     warmup_points: int = 20  # the metric series rises over these points, then stays flat
+    readings: int = 120  # points of the metric series
     p99_ms: dict[str, float] = field(default_factory=dict)  # per load level
 
 
@@ -68,7 +69,7 @@ def _rss_series(peak: int) -> list[tuple[float, float]]:
 def _outcome(
     rng: np.random.Generator, v: Variant, cv: float, levels: list[str], gc_log: Path | None
 ) -> TrialOutcome:
-    series = _series(rng, v, cv)
+    series = _series(rng, v, cv, v.readings)
     gc = {
         "rates": {
             "young": {"count": 10, "mean_per_min": _draw(rng, v.young_per_min, cv), "peak_per_min": 70}

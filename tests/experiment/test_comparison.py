@@ -72,7 +72,7 @@ def test_changes_against_the_baseline_with_significance(db):
 def test_the_view_marks_better_worse_and_no_difference(db):
     view = comparison_view(_comparison(db), ["ops_per_s", "young_gc_per_min"])
     (table,) = view.tables
-    assert table.columns == ("ops_per_s (ops/s)", "Young GC per minute")
+    assert table.columns == ("ops per s (ops/s)", "Young GC per minute")
     rows = dict(table.rows)
     assert rows["jdk17/default"][0].change == ""
     assert rows["jdk17/faster"][0].tone == BETTER and rows["jdk17/faster"][0].change.endswith("▲")
@@ -193,3 +193,13 @@ def test_cli_errors_are_one_line(db, args, message, capsys):
     assert main([*args, "--db", db]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_series_too_short_for_changepoints_is_not_classified(tmp_path):
+    store = Store.open(str(tmp_path / "db"))
+    store_experiment(store, [Variant("a", "default", readings=6), Variant("a", "x", warmup_points=0)])
+    view = comparison_view(stored_comparison(store, None))
+    store.close()
+    rows = {r.variant: r for r in view.steady}
+    assert rows["a/default"].classes == "too short to tell (6 readings; 10 needed)"
+    assert rows["a/x"].classes == "flat ×5" and rows["a/x"].time_to_steady == "from the start"

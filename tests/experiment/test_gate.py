@@ -64,7 +64,7 @@ def test_a_significant_regression_against_the_baseline_experiment_fails(db, tmp_
     out = capsys.readouterr().out
     assert "regressions" in out and "significantly worse" in out
     text = md.read_text()
-    assert "jdk25.0.3/tuned" in text and "ops_per_s: -10." in text and "jdk25.0.2/tuned" in text
+    assert "jdk25.0.3/tuned" in text and "ops per s: -10." in text and "jdk25.0.2/tuned" in text
     # Within the threshold it passes; the default flag set did not change at all.
     assert main(["gate", "new-build", "--against", "current", "--db", db, "--threshold", "15"]) == 0
     capsys.readouterr()

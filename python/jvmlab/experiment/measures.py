@@ -122,8 +122,9 @@ def measures(metric: Metric | None) -> dict[str, Measure]:
     if metric is not None:
         unit = metric.unit
         better = metric.higher_is_better
-        out[metric.name] = Measure(metric.name, metric.name, unit, better, FIGURES["metric_mean"])
-        out[STEADY] = Measure(STEADY, f"{metric.name}, steady state", unit, better)
+        label = metric.name.replace("_", " ")  # chunks_per_s: "chunks per s", which a column header can wrap
+        out[metric.name] = Measure(metric.name, label, unit, better, FIGURES["metric_mean"])
+        out[STEADY] = Measure(STEADY, f"{label}, steady state", unit, better)
     for m in MEASURES:
         out.setdefault(m.name, m)  # the workload's metric keeps its name
     return out

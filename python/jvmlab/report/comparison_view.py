@@ -8,6 +8,7 @@ A cell shows a variant's mean with its 95% CI half-width, and its change against
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,6 +16,8 @@ from jvmlab.errors import UsageError
 from jvmlab.experiment.comparison import Block, Cell, Comparison, VariantInfo
 from jvmlab.experiment.measures import STEADY, Measure
 from jvmlab.report import units
+from jvmlab.stats import FLAT
+from jvmlab.stats.steady import SHORTEST_SERIES
 
 BETTER, WORSE, DIFFERENT, SAME, UNTESTED = "better", "worse", "different", "same", "untested"
 MARKS = {BETTER: "▲", WORSE: "▼", DIFFERENT: "●", SAME: "~", UNTESTED: ""}
@@ -81,16 +84,23 @@ class ComparisonView:
     warnings: tuple[str, ...]
 
 
-def number(v: float | None) -> str:
-    """A figure with 3-4 significant digits, thousands separated."""
-    if v is None:
-        return units.MISSING
+def decimals(v: float) -> int:
+    """Decimals that give a figure 3-4 significant digits."""
     a = abs(v)
     if a >= 100:
-        return f"{v:,.0f}"
+        return 0
     if a >= 10:
-        return f"{v:.1f}"
-    return f"{v:.2f}" if a >= 0.1 or a == 0 else f"{v:.3g}"
+        return 1
+    if a >= 0.1 or a == 0:
+        return 2
+    return min(9, 2 - math.floor(math.log10(a)))
+
+
+def number(v: float | None, places: int | None = None) -> str:
+    """A figure with 3-4 significant digits (or `places` decimals), thousands separated."""
+    if v is None:
+        return units.MISSING
+    return f"{v:,.{decimals(v) if places is None else places}f}"
 
 
 def signed_percent(v: float | None) -> str:
@@ -114,8 +124,8 @@ def cell_view(measure: Measure, cell: Cell | None) -> CellView:
         return CellView(units.MISSING, "", "", "")
     e = cell.estimate
     value = number(e.mean)
-    if e.ci_low is not None and e.ci_high is not None and e.n > 1:
-        value += f" ±{number((e.ci_high - e.ci_low) / 2)}"
+    if e.mean is not None and e.ci_low is not None and e.ci_high is not None and e.n > 1:
+        value += f" ±{number((e.ci_high - e.ci_low) / 2, decimals(e.mean))}"  # as precise as the mean
     t = tone(measure, cell)
     c = cell.change
     if not t or c is None:
@@ -164,11 +174,17 @@ def goal_rows(c: Comparison) -> tuple[GoalRow, ...]:
 def steady_row(v: VariantInfo) -> SteadyRow | None:
     if not v.steady:
         return None
+    readings = max(sum(seg.n for seg in s.segments) for s in v.steady)
+    if readings < SHORTEST_SERIES:
+        short = f"too short to tell ({readings} readings; {SHORTEST_SERIES} needed)"
+        return SteadyRow(v.variant, short, "—", "—", "")
     classes = [s.classification for s in v.steady]
     label = f"{classes[0]} ×{len(classes)}" if len(set(classes)) == 1 else ", ".join(classes)
     consistent = "—" if v.consistent is None else ("yes" if v.consistent else "no")
     times = sorted(s.time_to_steady_s for s in v.steady if s.time_to_steady_s is not None)
     time = units.seconds(times[len(times) // 2]) if times else "never steady"
+    if set(classes) == {FLAT}:
+        time = "from the start"
     pairs = [(s.early_mean, s.steady_mean) for s in v.steady if s.early_mean is not None]
     early = ""
     if pairs:

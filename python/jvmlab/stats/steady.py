@@ -10,10 +10,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from jvmlab.errors import UsageError
-from jvmlab.stats._changepoints import segment_ends
+from jvmlab.stats._changepoints import MIN_SEGMENT_POINTS, segment_ends
 
 FLAT, WARMUP, SLOWDOWN, NO_STEADY_STATE = "flat", "warm-up", "slowdown", "no steady state"
 CLASSIFICATIONS = (FLAT, WARMUP, SLOWDOWN, NO_STEADY_STATE)
+# A series of fewer readings holds no changepoint: it is reported flat, as one segment.
+SHORTEST_SERIES = 2 * MIN_SEGMENT_POINTS
 
 EQUIVALENT_RELATIVE = 0.01  # segment means within 1% of each other are the same performance
 EQUIVALENT_STANDARD_ERRORS = 2.0  # ... or within 2 standard errors of the noisier segment's mean
