@@ -203,3 +203,11 @@ def test_a_series_too_short_for_changepoints_is_not_classified(tmp_path):
     rows = {r.variant: r for r in view.steady}
     assert rows["a/default"].classes == "too short to tell (6 readings; 10 needed)"
     assert rows["a/x"].classes == "flat ×5" and rows["a/x"].time_to_steady == "from the start"
+
+
+def test_findings_name_the_significant_changes(db):
+    view = comparison_view(_comparison(db), ["ops_per_s", "young_gc_per_min"])
+    faster = next(f for f in view.findings if f.startswith("jdk17/faster: "))
+    assert "ops per s (ops/s) +" in faster and "▲" in faster and "Young GC per minute -" in faster
+    assert not any(f.startswith("jdk17/same") for f in view.findings)
+    assert any(f.startswith("jdk17/slower: ops per s (ops/s) -") and f.endswith("▼") for f in view.findings)

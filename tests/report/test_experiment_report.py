@@ -64,7 +64,7 @@ def test_the_page_has_every_part(db, tmp_path):
     assert verdicts["ops_per_s >= +5%"] == "pass"
     statuses = {cell.status for row in goals.rows for cell in row if cell.text in ("pass", "fail")}
     assert statuses == {"pass", "fail"}
-    (table,) = [b for b in page.section("comparison").blocks if isinstance(b, Table)]
+    table = next(b for b in page.section("comparison").blocks if isinstance(b, Table))
     tuned = next(row for row in table.rows if row[0].text == "jdk21/tuned")
     assert tuned[1].status == "better" and "▲" in tuned[1].text  # ops_per_s +10%, significant
     flags = [b for b in page.section("environment").blocks if isinstance(b, Table)][-1]
@@ -141,3 +141,13 @@ def test_the_cli(db, tmp_path, capsys):
     assert "holds no experiment 'nope'" in capsys.readouterr().err
     assert main(["report", "--db", db, "-o", str(tmp_path / "no" / "r.html")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_warm_up_is_in_the_report(db, tmp_path):
+    page = _page(db, "synthetic", tmp_path / "report.html")
+    steady = next(
+        b for b in page.section("comparison").blocks if isinstance(b, Table) and "warm-up" in b.caption
+    )
+    assert steady.column("repetitions") == ["warm-up ×3", "warm-up ×3"]
+    assert all(text.endswith(" s") for text in steady.column("time to steady"))
+    assert page.charts()[0].title == "ops per s over time"

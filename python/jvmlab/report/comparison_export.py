@@ -131,6 +131,7 @@ def to_markdown(view: ComparisonView) -> str:
     lines = [f"### jvmlab: {view.title}", "", view.legend, ""]
     if view.baselines:
         lines += ["Baseline: " + ", ".join(sorted({b for _, b in view.baselines})), ""]
+    lines += [f"- {_md_escape(f)}" for f in view.findings] + [""]
     for t in view.tables:
         lines += [f"**{t.title}**", ""]
         rows = [

@@ -74,6 +74,7 @@ def comparison_renderables(view: ComparisonView) -> list[RenderableType]:
         out.append(_goals(view))
     if view.steady:
         out.append(_steady(view))
+    out.append(Group(Text("significant changes", style="bold"), *(Text("  " + f) for f in view.findings)))
     if view.warnings:
         out.append(Group(*(Text("warning: " + w, style="yellow") for w in view.warnings)))
     return out

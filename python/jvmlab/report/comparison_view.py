@@ -82,6 +82,7 @@ class ComparisonView:
     goals: tuple[GoalRow, ...]
     steady: tuple[SteadyRow, ...]
     warnings: tuple[str, ...]
+    findings: tuple[str, ...] = ()  # the significant changes, in words
 
 
 def decimals(v: float) -> int:
@@ -182,7 +183,7 @@ def steady_row(v: VariantInfo) -> SteadyRow | None:
     label = f"{classes[0]} ×{len(classes)}" if len(set(classes)) == 1 else ", ".join(classes)
     consistent = "—" if v.consistent is None else ("yes" if v.consistent else "no")
     times = sorted(s.time_to_steady_s for s in v.steady if s.time_to_steady_s is not None)
-    time = units.seconds(times[len(times) // 2]) if times else "never steady"
+    time = units.seconds(times[len(times) // 2]) if times else "never steady"  # the median repetition's
     if set(classes) == {FLAT}:
         time = "from the start"
     pairs = [(s.early_mean, s.steady_mean) for s in v.steady if s.early_mean is not None]
@@ -194,18 +195,38 @@ def steady_row(v: VariantInfo) -> SteadyRow | None:
     return SteadyRow(v.variant, label, consistent, time, early)
 
 
+def findings(tables: Sequence[TableView]) -> tuple[str, ...]:
+    """One line per variant with a significant change in a measure shown: "level high: jdk17/g1: P99
+    latency -35.2% ▲, Young GC per minute -21.0% ▲"; or that there is none."""
+    out = []
+    for t in tables:
+        at = "" if t.title == "whole run" else f"{t.title}: "
+        for variant, cells in t.rows:
+            changed = [
+                f"{col} {c.change}" for col, c in zip(t.columns, cells, strict=True) if c.tone in MOVED
+            ]
+            if changed:
+                out.append(f"{at}{variant}: " + ", ".join(changed))
+    return tuple(out) or ("No significant difference against the baselines in the measures shown.",)
+
+
+MOVED = (BETTER, WORSE, DIFFERENT)
+
+
 def comparison_view(c: Comparison, names: Sequence[str] | None = None) -> ComparisonView:
     names = list(names) if names else default_measures(c)
     unknown = [n for n in names if n not in c.measures]
     if unknown:
         raise UsageError(f"unknown measure {unknown[0]!r}; known: {', '.join(c.measures)}")
     baselines = tuple((v.variant, v.baseline or "none") for v in c.variants if v.baseline != v.variant)
+    tables = tuple(table_view(c, b, names) for b in c.blocks)
     return ComparisonView(
         title=f"experiment {c.experiment_id} ({c.name}, {c.status})",
         legend=LEGEND.format(alpha=c.alpha),
         baselines=baselines,
-        tables=tuple(table_view(c, b, names) for b in c.blocks),
+        tables=tables,
         goals=goal_rows(c),
         steady=tuple(r for v in c.variants if (r := steady_row(v)) is not None),
         warnings=tuple(w.message for w in c.warnings),
+        findings=findings(tables),
     )

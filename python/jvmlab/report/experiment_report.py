@@ -120,7 +120,8 @@ def overview(d: ReportData, view: ComparisonView) -> Section:
         ("significance", view.legend),
         ("run folder", exp.run_dir),
     ]
-    blocks: list[Block] = [verdict_text(view, d), KeyValues(tuple(rows))]
+    found = Text(view.findings, tone="plain")
+    blocks: list[Block] = [verdict_text(view, d), found, KeyValues(tuple(rows))]
     if view.warnings:
         blocks.append(Text(tuple(view.warnings), tone="warning"))
     return Section("overview", "Overview and verdict", tuple(blocks))
@@ -231,6 +232,23 @@ def goals_table(view: ComparisonView) -> Table:
     return Table(tuple(Column(c, numeric=c in ("value", "95% CI")) for c in columns), rows, caption="goals")
 
 
+def steady_table(view: ComparisonView) -> Table:
+    """Warm-up and steady state of the workload metric, per variant over its repetitions."""
+    columns = ("variant", "repetitions", "consistent", "time to steady", "early → steady")
+    rows = tuple(
+        (
+            Cell(r.variant),
+            Cell(r.classes),
+            Cell(r.consistent),
+            Cell(r.time_to_steady),
+            Cell(r.early_to_steady),
+        )
+        for r in view.steady
+    )
+    caption = "warm-up and steady state of the workload metric (PELT changepoints, Barrett et al. 2017)"
+    return Table(tuple(Column(c, numeric=c in columns[3:]) for c in columns), rows, caption=caption)
+
+
 def comparison_table(t: TableView) -> Table:
     rows = []
     for variant, cells in t.rows:
@@ -267,8 +285,9 @@ def metric_chart(d: ReportData) -> Chart | None:
     if not series:
         return None
     unit = c.measures[c.metric].unit
-    figure = line_chart(series, "seconds since ready", f"{c.metric} ({unit})" if unit else c.metric)
-    return Chart("metric-over-time", f"{c.metric} over time", figure, "mean of the repetitions per time bin")
+    label = c.measures[c.metric].label
+    figure = line_chart(series, "seconds since ready", f"{label} ({unit})" if unit else label)
+    return Chart("metric-over-time", f"{label} over time", figure, "mean of the repetitions per time bin")
 
 
 def _error_bars(figure: dict[str, Any], cis: list[tuple[float | None, float | None, float | None]]) -> None:
@@ -453,6 +472,8 @@ def experiment_page(
         sections.append(Section("goals", "Goals", (goals_table(view),)))
     tables: list[Block] = [Text((view.legend,), tone="note")]
     tables += [comparison_table(t) for t in view.tables]
+    if view.steady:
+        tables.append(steady_table(view))
     sections.append(Section("comparison", "Comparison", tuple(tables)))
     sections.append(Section("charts", "Charts", tuple(charts(d, view))))
     if d.gc_logs:
