@@ -26,6 +26,7 @@ class Variant:
     rss_mib: float = 500.0
     warmup_points: int = 20  # the metric series rises over these points, then stays flat
     readings: int = 120  # points of the metric series
+    start: float = 0.5  # the series starts at this fraction of `metric`
     p99_ms: dict[str, float] = field(default_factory=dict)  # per load level
 
 
@@ -57,7 +58,11 @@ def _draw(rng: np.random.Generator, mean: float, cv: float) -> float:
 def _series(rng: np.random.Generator, v: Variant, cv: float, points: int = 120) -> list[tuple[float, float]]:
     out = []
     for i in range(points):
-        level = v.metric * (0.5 + 0.5 * min(1.0, i / v.warmup_points)) if v.warmup_points else v.metric
+        level = (
+            v.metric * (v.start + (1 - v.start) * min(1.0, i / v.warmup_points))
+            if v.warmup_points
+            else v.metric
+        )
         out.append((float(i + 1), _draw(rng, level, cv)))
     return out
 

@@ -139,6 +139,8 @@ def test_baselines():
         "17/g1": "17/g1",
     }
     assert resolve_baselines([("a", "x"), ("b", "y")], None) == {"a/x": "a/x", "b/y": "a/x"}
+    only_defaults = [("a", "default"), ("b", "default")]  # a JDK shoot-out: the JDKs against the first
+    assert resolve_baselines(only_defaults, None) == {"a/default": "a/default", "b/default": "a/default"}
     with pytest.raises(JvmLabError, match="baseline 'nope' is neither a variant, a flag set nor a JDK"):
         resolve_baselines(pairs, "nope")
 
@@ -211,3 +213,16 @@ def test_findings_name_the_significant_changes(db):
     assert "ops per s (ops/s) +" in faster and "▲" in faster and "Young GC per minute -" in faster
     assert not any(f.startswith("jdk17/same") for f in view.findings)
     assert any(f.startswith("jdk17/slower: ops per s (ops/s) -") and f.endswith("▼") for f in view.findings)
+
+
+def test_a_warm_up_that_reorders_the_variants_is_said(tmp_path):
+    """Like the JIT warm-up that made one JDK slowest at first and fastest at the end."""
+    store = Store.open(str(tmp_path / "db"))
+    quick = Variant("a", "default", metric=300.0, start=0.8, warmup_points=10)
+    slow_starter = Variant("b", "default", metric=330.0, start=0.5, warmup_points=40)
+    store_experiment(store, [quick, slow_starter], repetitions=3)
+    view = comparison_view(stored_comparison(store, None))
+    store.close()
+    assert view.findings[-1] == (
+        "warm-up changes the order (best first): early a/default, b/default; steady b/default, a/default"
+    )

@@ -84,10 +84,14 @@ class Comparison:
 def resolve_baselines(variants: Sequence[tuple[str, str]], baseline: str | None) -> dict[str, str | None]:
     """variant -> the variant it is compared with. `baseline`: a variant "JDK/flag set" (everything against
     it), a flag set (each JDK's variants against that JDK's), or a JDK (each flag set against that JDK's).
-    Default: the flag set "default" where there is one, else the first variant."""
+    Default: the flag set "default" where a JDK has another flag set to compare with it, else the first
+    variant."""
     keys = [f"{jdk}/{fs}" for jdk, fs in variants]
     if baseline is None:
-        baseline = "default" if any(fs == "default" for _, fs in variants) else (keys[0] if keys else None)
+        per_jdk = resolve_baselines(variants, "default") if any(fs == "default" for _, fs in variants) else {}
+        if any(base not in (None, v) for v, base in per_jdk.items()):
+            return per_jdk
+        baseline = keys[0] if keys else None  # no JDK has another flag set: the JDKs against the first
     if baseline is None or baseline in keys:
         return {k: baseline for k in keys}
     if any(fs == baseline for _, fs in variants):

@@ -172,6 +172,29 @@ def goal_rows(c: Comparison) -> tuple[GoalRow, ...]:
     return tuple(out)
 
 
+def _median(values: Sequence[float]) -> float:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
+def ranking_change(c: Comparison) -> str:
+    """When warm-up reorders the variants: their order by early mean and by steady-state mean (best first),
+    e.g. the JDK that is slowest at first and fastest once warm. "" when the order stays."""
+    pairs: dict[str, tuple[float, float]] = {}
+    for v in c.variants:
+        both = [(s.early_mean, s.steady_mean) for s in v.steady]
+        known = [(e, m) for e, m in both if e is not None and m is not None]
+        if known:
+            pairs[v.variant] = (_median([e for e, _ in known]), _median([m for _, m in known]))
+    higher = c.metric is None or c.measures[c.metric].higher_is_better is not False
+    early_order = sorted(pairs, key=lambda v: pairs[v][0], reverse=higher)
+    steady_order = sorted(pairs, key=lambda v: pairs[v][1], reverse=higher)
+    if len(pairs) < 2 or early_order == steady_order:
+        return ""
+    early, steady = ", ".join(early_order), ", ".join(steady_order)
+    return f"warm-up changes the order (best first): early {early}; steady {steady}"
+
+
 def steady_row(v: VariantInfo) -> SteadyRow | None:
     if not v.steady:
         return None
@@ -228,5 +251,5 @@ def comparison_view(c: Comparison, names: Sequence[str] | None = None) -> Compar
         goals=goal_rows(c),
         steady=tuple(r for v in c.variants if (r := steady_row(v)) is not None),
         warnings=tuple(w.message for w in c.warnings),
-        findings=findings(tables),
+        findings=findings(tables) + ((ranked,) if (ranked := ranking_change(c)) else ()),
     )
