@@ -23,26 +23,10 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+from generate import JMETER_COLUMNS  # this folder's sample writer
+
 HERE = Path(__file__).resolve().parent
-DEFAULT = [
-    "timeStamp",
-    "elapsed",
-    "label",
-    "responseCode",
-    "responseMessage",
-    "threadName",
-    "dataType",
-    "success",
-    "failureMessage",
-    "bytes",
-    "sentBytes",
-    "grpThreads",
-    "allThreads",
-    "URL",
-    "Latency",
-    "IdleTime",
-    "Connect",
-]
+DEFAULT = JMETER_COLUMNS  # JMeter's default CSV columns, as the samples' generator writes them
 PERCENTILES = {"p50_ms": 50, "p90_ms": 90, "p95_ms": 95, "p99_ms": 99, "p999_ms": Fraction("99.9")}
 
 # One request: (send ms, end ms, latency ms, kind) with kind "" for a response below 400.
