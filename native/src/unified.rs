@@ -206,7 +206,8 @@ impl Parser {
     }
 
     /// JDK 9-13 Serial and CMS run a full GC inside a failed young GC's pause and print the full GC
-    /// (id N+1) before the young GC (id N) that contains it. The outer pause keeps only its own time, so
+    /// (id N+1) before the young GC (id N) that contains it; CMS's remark likewise contains the young GC
+    /// that scavenges before it. The outer pause keeps only its own time, so
     /// that sums over pauses count each stopped millisecond once (its `duration_ms` stays as printed).
     fn exclude_nested_pause(&mut self, row: usize) {
         let Some(prev) = self.last_pause_row else {
@@ -216,7 +217,16 @@ impl Parser {
             return;
         };
         let c = &self.cols;
-        if c.gc_id[prev] != c.gc_id[row].wrapping_add(1) {
+        let kind = |slot: usize| {
+            let code = c.kind[slot] as usize;
+            code.checked_sub(1).map(|i| c.kinds.values[i].as_str())
+        };
+        // The inner pause is a collection of its own (a full GC in a failed young GC, CMS's scavenge
+        // before remark). Generational ZGC's young and old collections run at the same time: a young
+        // pause (id N+1) printed just before an old one (id N) is not inside it.
+        if c.gc_id[prev] != c.gc_id[row].wrapping_add(1)
+            || !matches!(kind(prev), Some("full") | Some("young"))
+        {
             return;
         }
         let (start, end) = (c.uptime_s[row], c.uptime_s[row] + c.pause_ms[row] / 1000.0);
@@ -489,6 +499,18 @@ mod tests {
             ("full", "G1 Compaction Pause")
         );
         assert_eq!(r[1].pause_ms, 400.25);
+    }
+
+    #[test]
+    fn concurrent_young_and_old_pauses_of_generational_zgc_are_not_nested() {
+        // A young pause of GC(33) printed 1 ms before the old pause of GC(32), as on JDK 25: each keeps
+        // its own time (only a young or full collection is taken out of a pause that contains it).
+        let (_, r) = rows(
+            "[1.764s][info][gc,phases   ] GC(33) y: Pause Relocate Start 0.011ms\n\
+             [1.765s][info][gc,phases   ] GC(32) O: Pause Mark End 0.012ms\n",
+        );
+        assert_eq!((r[0].gc_id, r[0].pause_ms), (33, 0.011));
+        assert_eq!((r[1].gc_id, r[1].pause_ms), (32, 0.012));
     }
 
     #[test]
