@@ -1,7 +1,7 @@
 //! The load driver against the local test server: schedule, stalls, error kinds, the connection bound.
 
 use _native::load::server::{Server, ServerConfig};
-use _native::load::{prepare, run, LoadConfig, Report, RequestSpec, Target};
+use _native::load::{prepare, LoadConfig, Report, RequestSpec, Target};
 use bytes::Bytes;
 use std::time::Duration;
 
@@ -13,6 +13,7 @@ fn config(port: u16, path: &str, rate: f64, seconds: f64) -> LoadConfig {
         duration: Duration::from_secs_f64(seconds),
         timeout: Duration::from_secs(2),
         max_connections: 64,
+        tick: Duration::from_micros(50),
         mix: vec![RequestSpec {
             method: "GET".into(),
             path: String::new(),
@@ -25,7 +26,7 @@ fn config(port: u16, path: &str, rate: f64, seconds: f64) -> LoadConfig {
 }
 
 fn drive(c: &LoadConfig) -> Report {
-    run(c, prepare(c).unwrap()).unwrap()
+    prepare(c).unwrap().run().unwrap()
 }
 
 #[test]
@@ -141,4 +142,35 @@ fn a_weighted_mix_with_drawn_ids() {
     assert_eq!(r.window.errors.len(), 4);
     c.mix = vec![request("/items/{rand:9..1}", 1.0)];
     assert!(prepare(&c).err().unwrap().contains("not a range"));
+}
+
+#[test]
+fn the_measured_window_holds_duration_times_rate_requests() {
+    // 1/300 s is no whole number of nanoseconds: the due times must still fall on the window's bounds
+    let server = Server::start(ServerConfig::default()).unwrap();
+    let mut c = config(server.port, "/", 300.0, 1.0);
+    c.warmup = Duration::from_millis(500);
+    let r = drive(&c);
+    assert_eq!(r.planned, 450);
+    assert_eq!((r.window.sent, r.window.completed), (300, 300));
+    assert_eq!(r.window.send_lag.count, 300);
+}
+
+#[test]
+fn a_longer_tick_releases_requests_in_bursts() {
+    let server = Server::start(ServerConfig::default()).unwrap();
+    let mut even = config(server.port, "/", 4000.0, 1.0);
+    let r = drive(&even);
+    let spread = server.arrivals.lock().unwrap().gaps.value_at_quantile(0.1);
+    server.arrivals.lock().unwrap().reset();
+    assert_eq!(r.window.completed, 4000);
+    assert!(spread >= 150, "p10 gap {spread} us: 250 us apart expected");
+    even.tick = Duration::from_millis(1);
+    let r = drive(&even);
+    let bursty = server.arrivals.lock().unwrap().gaps.value_at_quantile(0.1);
+    assert_eq!(r.window.completed, 4000);
+    assert!(bursty < 100, "p10 gap {bursty} us: 4 at a time expected");
+    // due times spread over the tick, released at its end: on average half a tick late
+    let lag = r.window.send_lag.p50_ms.unwrap();
+    assert!((0.2..1.5).contains(&lag), "{lag}");
 }

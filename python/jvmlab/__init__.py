@@ -9,9 +9,24 @@ Library API (no CLI needed)::
     log.summary()     # GC counts, rates, pause percentiles, overhead, allocation rate, ...
 """
 
-from jvmlab import gclog
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from jvmlab.errors import InputError, JvmLabError
+
+if TYPE_CHECKING:
+    from jvmlab import gclog
 
 __version__ = "0.1.0"
 
 __all__ = ["InputError", "JvmLabError", "__version__", "gclog"]
+
+
+def __getattr__(name: str) -> Any:
+    """`jvmlab.gclog` on first use: a command that reads no GC log (`jvmlab load`) does not pay for it."""
+    if name == "gclog":
+        from jvmlab import gclog
+
+        return gclog
+    raise AttributeError(f"module 'jvmlab' has no attribute {name!r}")

@@ -46,12 +46,14 @@ def run_load(
     request), headers: [(name, value)], body: bytes, weight}. `on_second(second)` gets each second of the
     series as it closes; an exception it raises stops the load and is raised from here.
 
-    Returns {sent, completed, errors: {kind: n}, latency: {count, mean_ms, min_ms, p50_ms, p90_ms, p95_ms,
-    p99_ms, p999_ms, max_ms}, distribution: [(percentile, ms)], per_second: [{t_s, sent, completed, errors,
-    p50_ms, p99_ms, max_ms}], planned, connections_opened, retries, send_lag_p99_ms, send_lag_max_ms,
-    elapsed_s, start_unix_s (the schedule's start, wall clock)}; the window figures cover the requests due
-    after the warm-up. Raises ValueError for a configuration that cannot run; Ctrl-C stops the load
-    (KeyboardInterrupt).
+    Returns {sent, completed, errors: {kind: n}, latency (from the due time), service (from the actual send)
+    and send_lag (how late requests left): each {count, mean_ms, min_ms, p50_ms, p90_ms, p95_ms, p99_ms,
+    p999_ms, max_ms}, distribution: [(percentile, ms)] of latency, per_second: [{t_s, sent, completed,
+    errors, p50_ms, p99_ms, max_ms, service_p99_ms}], planned, connections_opened, retries, precise_timer
+    (microsecond ticks), timed_at_read (responses without the kernel's receive time), elapsed_s,
+    start_unix_s (the schedule's start, wall clock)}; the window figures cover the requests due after the
+    warm-up. Raises ValueError for a configuration that cannot run (an unknown host too); Ctrl-C stops the
+    load (KeyboardInterrupt).
     """
 
 class LocalServer:
@@ -66,6 +68,9 @@ class LocalServer:
     @property
     def requests(self) -> int:
         """Requests answered so far."""
+    def arrival_gaps(self, reset: bool = False) -> dict[str, int | None]:
+        """Gaps between consecutive request arrivals since the start or the last reset, microseconds:
+        {count, p10_us, p50_us, p90_us}; `reset` forgets them."""
     def stop(self) -> None:
         """Stop accepting, close every connection, wait for the server's thread."""
     def __enter__(self) -> LocalServer: ...

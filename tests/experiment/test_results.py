@@ -11,7 +11,7 @@ from corpus import GCLOGS
 from jvmlab.experiment.measures import measures
 from jvmlab.experiment.results import FIGURES, LEVEL_FIGURES, Timeline
 from jvmlab.experiment.trial import gc_figures
-from jvmlab.report.experiment_view import sparkline
+from jvmlab.report.sparkline import sparkline
 
 
 def test_a_timeline_averages_the_trials_per_bin():

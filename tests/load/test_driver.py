@@ -3,6 +3,8 @@ omission, rate accuracy, errors by kind. Every run is bounded in time."""
 
 from __future__ import annotations
 
+import socket
+import statistics
 import threading
 import time
 
@@ -27,6 +29,92 @@ def test_a_stalling_server_shows_in_the_tail_while_the_arrivals_keep_their_rate(
     full_seconds = r.per_second[:5]
     assert all(196 <= s.sent <= 204 for s in full_seconds), [s.sent for s in r.per_second]
     assert all(s.p99_ms >= 150 for s in full_seconds[1:]), [s.p99_ms for s in r.per_second]
+
+
+def test_service_time_leaves_out_the_wait_of_requests_sent_after_a_stall():
+    # Two connections: while both are stuck in a 200 ms stall, the requests due meanwhile wait in the driver
+    # and leave when the stall ends. Their latency (from the due time) carries the wait; their service
+    # time (from the actual send) does not, as a closed-model tool would report them.
+    with _native.LocalServer(stall_every_ms=1000, stall_ms=200) as server:
+        r = drive(LoadPlan(url(server), rate=200, duration_s=3, warmup_s=1, connections=2))
+    assert r.service is not None and r.sent == r.completed == 600
+    assert r.latency.p95_ms >= 100, r.latency  # ~20% of the requests are due during a stall
+    assert r.service.p95_ms < 20, r.service  # only the two sent into each stall wait in the server
+    assert r.service.max_ms >= 150, r.service
+    assert all(s.service_p99_ms is not None for s in r.per_second[1:4])
+
+
+def test_service_time_of_requests_sent_into_a_stall_shows_it():
+    # Enough connections: every request leaves on time, so those due during the stall wait in the server
+    # and both figures show it alike.
+    with _native.LocalServer(stall_every_ms=1000, stall_ms=200) as server:
+        r = drive(LoadPlan(url(server), rate=200, duration_s=3, warmup_s=1))
+    assert r.service is not None
+    assert r.service.p95_ms >= 100 and r.latency.p95_ms >= 100, (r.latency, r.service)
+    assert abs(r.latency.p50_ms - r.service.p50_ms) < 1, (r.latency, r.service)
+
+
+class RoundTrips:
+    """Loopback round trips of a minimal client (one keep-alive socket, blocking reads) to the server, every
+    5 ms in a thread of its own while the load runs: what the machine allows right now."""
+
+    REQUEST = b"GET / HTTP/1.1\r\nhost: x\r\n\r\n"
+
+    def __init__(self, port: int):
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.ms: list[float] = []
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run)
+
+    def _once(self) -> float:
+        started = time.perf_counter()
+        self.sock.sendall(self.REQUEST)
+        got = b""
+        while not got.endswith(b"ok\n"):
+            got += self.sock.recv(4096)
+        return 1000 * (time.perf_counter() - started)
+
+    def _run(self) -> None:
+        while not self.done.wait(0.005):
+            self.ms.append(self._once())
+
+    def __enter__(self) -> RoundTrips:
+        for _ in range(20):  # warm the connection and the code
+            self._once()
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        self.thread.join()
+        self.sock.close()
+
+    def quantile(self, q: float) -> float:
+        return statistics.quantiles(self.ms, n=100)[round(100 * q) - 1]
+
+
+def test_latency_of_a_fast_server_is_not_the_drivers_timer():
+    # A server that answers at once: the latency from the due time is the driver's send lag plus the round
+    # trip. Bound: a minimal client's round trip measured alongside, plus 0.2 ms; on an idle machine about
+    # 0.3 ms, while a driver sleeping on a millisecond timer shows p50 ~1 ms and send lag p99 above 1 ms.
+    with _native.LocalServer() as server, RoundTrips(server.port) as probe:
+        r = drive(LoadPlan(url(server), rate=1000, duration_s=2, warmup_s=0.5))
+    assert r.driver is not None and r.driver.precise_timer
+    assert r.completed == 2000 and not r.errors
+    p50_bound = probe.quantile(0.5) + 0.2
+    p99_bound = probe.quantile(0.99) + 0.2
+    assert r.latency.p50_ms < p50_bound, (r.latency, p50_bound)
+    assert r.driver.send_lag_p99_ms < p99_bound, (r.driver, p99_bound)
+    assert r.driver.timed_at_read == 0  # every response timed by the kernel's receive time
+
+
+def test_the_server_sees_the_requests_evenly_spaced():
+    with _native.LocalServer() as server:
+        drive(LoadPlan(url(server), rate=500, duration_s=2))
+        gaps = server.arrival_gaps()
+    assert gaps["count"] == 999
+    assert 1500 <= gaps["p10_us"] <= gaps["p50_us"] <= 2500, gaps  # 2 ms apart, not in bursts
 
 
 @pytest.mark.parametrize("rate", [100, 1000, 3000])

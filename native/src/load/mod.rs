@@ -1,12 +1,16 @@
 //! The open-model load driver: requests at a constant arrival rate over keep-alive HTTP/1.1 connections,
-//! latency from each request's intended send time into HDR histograms, a per-second series; and a trivial
-//! local HTTP server (with stalls and errors on demand) to test and benchmark it against.
+//! latency from each request's intended send time and service time from its actual send into HDR
+//! histograms, a per-second series; and a trivial local HTTP server (with stalls and errors on demand) to
+//! test and benchmark it against.
 
 pub mod config;
+mod conn;
 pub mod driver;
-pub mod pool;
+mod http;
+mod mix;
 pub mod record;
 pub mod server;
+mod ticker;
 
 pub use config::{LoadConfig, RequestSpec, Target};
-pub use driver::{prepare, run, Report, Shared};
+pub use driver::{prepare, Load, Report, Shared};

@@ -1,15 +1,18 @@
 //! A trivial local HTTP/1.1 server to test and benchmark the driver against: "ok" to everything, with
 //! failures on demand. `/status/NNN` answers status NNN, `/delay/MS` answers after MS ms, `/close` answers
 //! and closes the connection, `/drop` closes it without an answer. With `stall_every` set, every response
-//! due in the first `stall` of each period waits for the period's stall to end (a GC-like pause).
+//! due in the first `stall` of each period waits for the period's stall to end (a GC-like pause). It keeps
+//! the gaps between the arrivals of requests: how evenly a load tool spreads them (a tool that sends in
+//! bursts shows many gaps near zero).
 
 use bytes::Bytes;
+use hdrhistogram::Histogram;
 use http_body_util::Full;
 use hyper::service::service_fn;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
@@ -20,10 +23,39 @@ pub struct ServerConfig {
     pub stall: Duration,
 }
 
-/// A running server: its port, a count of requests answered, and a handle that stops it.
+/// Gaps between consecutive request arrivals, in microseconds.
+pub struct Arrivals {
+    last: Option<Instant>,
+    pub gaps: Histogram<u64>,
+}
+
+impl Arrivals {
+    fn new() -> Arrivals {
+        Arrivals {
+            last: None,
+            gaps: Histogram::new_with_bounds(1, 3_600_000_000, 3).expect("valid bounds"),
+        }
+    }
+
+    fn arrived(&mut self, now: Instant) {
+        if let Some(last) = self.last {
+            let gap = now.saturating_duration_since(last).as_micros().max(1) as u64;
+            self.gaps.saturating_record(gap);
+        }
+        self.last = Some(now);
+    }
+
+    /// Forgets what came so far.
+    pub fn reset(&mut self) {
+        *self = Arrivals::new();
+    }
+}
+
+/// A running server: its port, a count of requests answered, the arrival gaps, and a handle that stops it.
 pub struct Server {
     pub port: u16,
     pub requests: Arc<AtomicU64>,
+    pub arrivals: Arc<Mutex<Arrivals>>,
     stop: Option<oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -35,8 +67,10 @@ impl Server {
         listener.set_nonblocking(true)?;
         let port = listener.local_addr()?.port();
         let requests = Arc::new(AtomicU64::new(0));
+        let arrivals = Arc::new(Mutex::new(Arrivals::new()));
         let (stop, stopped) = oneshot::channel();
         let counter = requests.clone();
+        let seen = arrivals.clone();
         let thread = std::thread::Builder::new()
             .name(format!("jvmlab-test-server-{port}"))
             .spawn(move || {
@@ -44,12 +78,13 @@ impl Server {
                     .enable_all()
                     .build();
                 if let Ok(runtime) = runtime {
-                    runtime.block_on(serve(listener, config, counter, stopped));
+                    runtime.block_on(serve(listener, config, counter, seen, stopped));
                 }
             })?;
         Ok(Server {
             port,
             requests,
+            arrivals,
             stop: Some(stop),
             thread: Some(thread),
         })
@@ -76,6 +111,7 @@ async fn serve(
     listener: std::net::TcpListener,
     config: ServerConfig,
     requests: Arc<AtomicU64>,
+    arrivals: Arc<Mutex<Arrivals>>,
     mut stopped: oneshot::Receiver<()>,
 ) {
     let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
@@ -89,8 +125,12 @@ async fn serve(
                 let Ok((stream, _)) = accepted else { continue };
                 let _ = stream.set_nodelay(true);
                 let requests = requests.clone();
+                let arrivals = arrivals.clone();
                 tokio::spawn(async move {
-                    let service = service_fn(move |r| answer(r, config, started, requests.clone()));
+                    let service = service_fn(move |r| {
+                        arrivals.lock().unwrap().arrived(Instant::now());
+                        answer(r, config, started, requests.clone())
+                    });
                     let _ = hyper::server::conn::http1::Builder::new()
                         .serve_connection(TokioIo::new(stream), service)
                         .await;

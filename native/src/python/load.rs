@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::load::record::{Latency, Second};
 use crate::load::server::{Server, ServerConfig};
-use crate::load::{prepare, run, LoadConfig, Report, RequestSpec, Target};
+use crate::load::{prepare, LoadConfig, Report, RequestSpec, Target};
 
 #[derive(FromPyObject)]
 pub struct PyRequest {
@@ -44,6 +44,8 @@ pub struct PyConfig {
     #[pyo3(item)]
     connections: usize,
     #[pyo3(item)]
+    tick_s: f64,
+    #[pyo3(item)]
     seed: u64,
     #[pyo3(item)]
     mix: Vec<PyRequest>,
@@ -73,6 +75,7 @@ fn to_config(c: PyConfig) -> PyResult<LoadConfig> {
         duration: seconds_of("duration", c.duration_s)?,
         timeout: seconds_of("timeout", c.timeout_s)?,
         max_connections: c.connections,
+        tick: seconds_of("tick", c.tick_s)?,
         mix,
         seed: c.seed,
     })
@@ -113,6 +116,7 @@ fn second<'py>(py: Python<'py>, t_s: usize, s: &Second) -> PyResult<Bound<'py, P
     d.set_item("p50_ms", s.p50_ms)?;
     d.set_item("p99_ms", s.p99_ms)?;
     d.set_item("max_ms", s.max_ms)?;
+    d.set_item("service_p99_ms", s.service_p99_ms)?;
     Ok(d)
 }
 
@@ -122,6 +126,8 @@ fn report<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("completed", r.window.completed)?;
     d.set_item("errors", errors(py, &r.window.errors)?)?;
     d.set_item("latency", latency(py, &r.window.latency)?)?;
+    d.set_item("service", latency(py, &r.window.service)?)?;
+    d.set_item("send_lag", latency(py, &r.window.send_lag)?)?;
     d.set_item("distribution", r.window.distribution.clone())?;
     let seconds = PyList::empty(py);
     for (i, s) in r.seconds.iter().enumerate() {
@@ -131,8 +137,8 @@ fn report<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("planned", r.planned)?;
     d.set_item("connections_opened", r.connections_opened)?;
     d.set_item("retries", r.retries)?;
-    d.set_item("send_lag_p99_ms", r.send_lag_p99_ms)?;
-    d.set_item("send_lag_max_ms", r.send_lag_max_ms)?;
+    d.set_item("precise_timer", r.precise_timer)?;
+    d.set_item("timed_at_read", r.timed_at_read)?;
     d.set_item("elapsed_s", r.elapsed_s)?;
     d.set_item("start_unix_s", r.start_unix_s)?;
     Ok(d)
@@ -150,14 +156,14 @@ pub fn run_load(
     on_second: Option<Py<PyAny>>,
 ) -> PyResult<Py<PyDict>> {
     let config = to_config(config)?;
-    let shared = prepare(&config).map_err(PyValueError::new_err)?;
+    let load = prepare(&config).map_err(PyValueError::new_err)?;
+    let shared = load.shared.clone();
     let (done, result) = mpsc::channel();
     let result = std::sync::Mutex::new(result); // shared with the GIL-free closures below
-    let watched = shared.clone();
     let thread = std::thread::Builder::new()
         .name("jvmlab-load".into())
         .spawn(move || {
-            let outcome = std::panic::catch_unwind(|| run(&config, watched));
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| load.run()));
             let _ = done.send(outcome);
         })
         .map_err(|e| PyOSError::new_err(format!("cannot start the load driver: {e}")))?;
@@ -244,6 +250,24 @@ impl LocalServer {
     #[getter]
     fn requests(&self) -> u64 {
         self.server.requests.load(Ordering::Relaxed)
+    }
+
+    /// Gaps between consecutive request arrivals since the start (or the last reset), microseconds:
+    /// {count, p10_us, p50_us, p90_us}; `reset` forgets them.
+    #[pyo3(signature = (reset=false))]
+    fn arrival_gaps<'py>(&self, py: Python<'py>, reset: bool) -> PyResult<Bound<'py, PyDict>> {
+        let mut arrivals = self.server.arrivals.lock().unwrap();
+        let d = PyDict::new(py);
+        let gaps = &arrivals.gaps;
+        d.set_item("count", gaps.len())?;
+        for (name, q) in [("p10_us", 0.10), ("p50_us", 0.50), ("p90_us", 0.90)] {
+            let v = (!gaps.is_empty()).then(|| gaps.value_at_quantile(q));
+            d.set_item(name, v)?;
+        }
+        if reset {
+            arrivals.reset();
+        }
+        Ok(d)
     }
 
     fn stop(&mut self, py: Python<'_>) {

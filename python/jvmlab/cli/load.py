@@ -21,6 +21,9 @@ def load_command(
     warmup: Annotated[str, typer.Option("--warmup", help="Load before the measured time.")] = "0s",
     timeout: Annotated[str, typer.Option("--timeout", help="Per request, from its due time.")] = "10s",
     connections: Annotated[int, typer.Option("--connections", "-c", help="Most connections open.")] = 512,
+    tick: Annotated[
+        str, typer.Option("--tick", help="Release requests at most this often (1ms: in bursts, less CPU).")
+    ] = "50us",
     method: Annotated[str, typer.Option("--method", "-X", help="HTTP method.")] = "GET",
     header: Annotated[
         list[str] | None, typer.Option("--header", "-H", help="'Name: value' (repeat).")
@@ -46,7 +49,7 @@ def load_command(
     if (url is None) == (import_file is None):
         raise UsageError("give a URL to load, or --import FILE with another tool's results (not both)")
     options = load_run.LoadOptions(
-        url, rate, duration, warmup, timeout, connections, method, header or [], body, mix, seed,
+        url, rate, duration, warmup, timeout, connections, tick, method, header or [], body, mix, seed,
         import_file, format, json,
     )  # fmt: skip
     load_run.run(options)

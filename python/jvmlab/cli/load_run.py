@@ -10,10 +10,8 @@ from pathlib import Path
 from jvmlab.cli.output import print_renderables, print_text, stdout_console
 from jvmlab.durations import parse_duration
 from jvmlab.errors import UsageError
-from jvmlab.load.driver import LoadPlan, drive
-from jvmlab.load.mix import read_mix, request_of_options
+from jvmlab.load.driver import LoadPlan, Request, drive
 from jvmlab.load.result import LoadResult, Second
-from jvmlab.report.load_view import load_renderable
 
 
 @dataclass(frozen=True)
@@ -24,6 +22,7 @@ class LoadOptions:
     warmup: str
     timeout: str
     connections: int
+    tick: str
     method: str
     headers: list[str]
     body: str | None
@@ -34,13 +33,29 @@ class LoadOptions:
     json: bool
 
 
+def _request_of_options(method: str, headers: list[str], body: bytes) -> Request:
+    """The single request of `--method`, `-H "Name: value"` and `--body`."""
+    pairs = []
+    for h in headers:
+        name, sep, value = h.partition(":")
+        if not sep or not name.strip():
+            raise UsageError(f"--header {h!r}: write it as 'Name: value'")
+        pairs.append((name.strip(), value.strip()))
+    return Request(method.upper(), "", tuple(pairs), body)
+
+
 def plan_of(o: LoadOptions) -> LoadPlan:
     assert o.url is not None
     if o.rate is None:
         raise UsageError("--rate: how many requests per second? (e.g. --rate 600)")
     if o.mix is not None and (o.body is not None or o.headers or o.method.upper() != "GET"):
         raise UsageError("--mix gives every request: drop --method, --header and --body")
-    mix = read_mix(o.mix) if o.mix else (request_of_options(o.method, o.headers, (o.body or "").encode()),)
+    if o.mix is not None:
+        from jvmlab.load.mix import read_mix  # pydantic: only for a mix file
+
+        mix = read_mix(o.mix)
+    else:
+        mix = (_request_of_options(o.method, o.headers, (o.body or "").encode()),)
     return LoadPlan(
         url=o.url,
         rate=o.rate,
@@ -48,6 +63,7 @@ def plan_of(o: LoadOptions) -> LoadPlan:
         warmup_s=parse_duration(o.warmup, option="--warmup"),
         timeout_s=parse_duration(o.timeout, option="--timeout"),
         connections=o.connections,
+        tick_s=parse_duration(o.tick, option="--tick"),
         mix=mix,
         seed=o.seed,
     )
@@ -85,5 +101,7 @@ def run(o: LoadOptions) -> None:
     if o.json:
         print_text(jsonlib.dumps(result.to_json(), indent=2))
         return
+    from jvmlab.report.load_view import load_renderable  # rich: not for JSON
+
     title = str(o.import_file) if o.import_file is not None else (o.url or "")
     print_renderables([load_renderable(result, title)])

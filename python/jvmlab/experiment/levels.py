@@ -75,6 +75,7 @@ def _drive(load: Load, position: int, level: Level, url: str, check: Callable[[]
         warmup_s=level.warmup_s,
         timeout_s=load.timeout_s,
         connections=load.connections,
+        tick_s=load.tick_s,
         mix=tuple(r.request() for r in load.request),
         seed=load.seed,
     )

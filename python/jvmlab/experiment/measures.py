@@ -66,6 +66,14 @@ MEASURES: tuple[Measure, ...] = (
     _m("p99_ms", "P99 latency", "ms", LOWER, None, "p99_ms"),
     _m("p999_ms", "P99.9 latency", "ms", LOWER, None, "p999_ms"),
     _m("max_ms", "max latency", "ms", LOWER, None, "max_ms"),
+    # service time: from the actual send, without the wait behind a stall (what a closed-model tool shows)
+    _m("service_p50_ms", "P50 service time", "ms", LOWER, None, "service_p50_ms"),
+    _m("service_p95_ms", "P95 service time", "ms", LOWER, None, "service_p95_ms"),
+    _m("service_p99_ms", "P99 service time", "ms", LOWER, None, "service_p99_ms"),
+    _m("service_p999_ms", "P99.9 service time", "ms", LOWER, None, "service_p999_ms"),
+    _m("service_max_ms", "max service time", "ms", LOWER, None, "service_max_ms"),
+    # the driver: how late its requests left (part of every latency above, none of the service times)
+    _m("send_lag_p99_ms", "P99 send lag", "ms", LOWER, None, "send_lag_p99_ms"),
     # the run
     _m("elapsed_s", "time", "s", LOWER, "elapsed_s", None),
     # GC

@@ -64,14 +64,3 @@ def read_mix(path: Path) -> tuple[Request, ...]:
     if unknown:
         raise InputError(str(path), f"unknown key {sorted(unknown)[0]!r}: a mix holds [[request]] tables")
     return requests_of(data.get("request", []), source=str(path))
-
-
-def request_of_options(method: str, headers: list[str], body: bytes) -> Request:
-    """The single request of `--method`, `-H "Name: value"` and `--body`."""
-    pairs = []
-    for h in headers:
-        name, sep, value = h.partition(":")
-        if not sep or not name.strip():
-            raise UsageError(f"--header {h!r}: write it as 'Name: value'")
-        pairs.append((name.strip(), value.strip()))
-    return Request(method.upper(), "", tuple(pairs), body)

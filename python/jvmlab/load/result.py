@@ -7,6 +7,10 @@ Definitions (the same for every source, where the source has the data):
 - latency is measured per response, any HTTP status, in ms; for jvmlab's driver it is taken from the
   request's intended send time (open model: no coordinated omission); imported tools measure from their
   actual send (closed-model tools hide stalls: `corrected` says which);
+- service time is measured from the actual send (the request had its connection) to the end of the
+  response: what the server took, without the time a request waited to be sent. A stall of the server
+  shows in the latency of every request due during it, but in the service time only of those sent into
+  it. For tools that measure from the actual send it is their latency;
 - errors are counted by kind: `connect` (no connection), `timeout` (no response in time), `io` (the connection
   broke mid-request), `status_NNN` (a response with status >= 400; it is in the latency figures too); tools
   that report whole-run counts only add `status_xxx` (statuses >= 400 without their codes: wrk2) and
@@ -51,6 +55,7 @@ class Second:
     p50_ms: float | None = None
     p99_ms: float | None = None
     max_ms: float | None = None
+    service_p99_ms: float | None = None
 
     @property
     def error_count(self) -> int:
@@ -65,8 +70,13 @@ class DriverStats:
     planned: int  # requests in the schedule (warm-up included)
     connections_opened: int
     retries: int  # requests sent again on a new connection after the server closed an idle one
-    send_lag_p99_ms: float  # how late requests left, behind their due time
-    send_lag_max_ms: float
+    # How late the measured window's requests left, behind their due time (ms).
+    send_lag_p50_ms: float | None
+    send_lag_p99_ms: float | None
+    send_lag_max_ms: float | None
+    precise_timer: bool  # the schedule runs on a microsecond clock (Linux), else on the next millisecond
+    # Responses timed when the driver read them, for want of the kernel's receive time (0 on Linux).
+    timed_at_read: int
     elapsed_s: float
     start_unix_s: float  # when the schedule began (wall clock); the measured window starts warmup_s later
 
@@ -82,6 +92,8 @@ class LoadResult:
     completed: int  # responses received in it (any status)
     errors: dict[str, int]
     latency: Latency
+    # From the actual send; None when the source measured from the intended send time only (wrk2).
+    service: Latency | None = None
     per_second: list[Second] = field(default_factory=list)
     # Percentile distribution of the measured window: (percentile, ms) pairs, for charts.
     distribution: list[tuple[float, float]] = field(default_factory=list)

@@ -351,7 +351,13 @@ def gc_per_minute_chart(d: ReportData) -> Chart | None:
     )
 
 
-LATENCY_CHARTS = (("p99_ms", "P99"), ("p95_ms", "P95"), ("p50_ms", "P50"))
+# (measure, chart id, what it is): latency from the due time, and service time from the actual send
+LATENCY_CHARTS = (
+    ("p99_ms", "latency-p99", "P99 latency"),
+    ("service_p99_ms", "service-p99", "P99 service time"),
+    ("p95_ms", "latency-p95", "P95 latency"),
+    ("p50_ms", "latency-p50", "P50 latency"),
+)
 
 
 def latency_charts(d: ReportData) -> list[Chart]:
@@ -360,7 +366,7 @@ def latency_charts(d: ReportData) -> list[Chart]:
     levels = [b for b in c.blocks if b.level is not None]
     palette = colors(c)
     out = []
-    for measure, label in LATENCY_CHARTS if levels else ():
+    for measure, chart_id, label in LATENCY_CHARTS if levels else ():
         series = []
         for v in c.variants:
             cells = [(b.rate or 0.0, b.cells.get(measure, {}).get(v.variant)) for b in levels]
@@ -373,9 +379,9 @@ def latency_charts(d: ReportData) -> list[Chart]:
                 x, y = [p[0] for p in xy], [p[1] for p in xy]
                 series.append(Series(v.variant, x, y, color=palette[v.variant], mode="lines+markers"))
         if series:
-            figure = line_chart(series, "load (requests per second)", f"{label} latency (ms)", y_log=True)
+            figure = line_chart(series, "load (requests per second)", f"{label} (ms)", y_log=True)
             caption = "means over the repetitions of each level's measured window; log scale"
-            out.append(Chart(f"latency-{label.lower()}", f"{label} latency against load", figure, caption))
+            out.append(Chart(chart_id, f"{label} against load", figure, caption))
     return out
 
 

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from jvmlab.experiment.results import Figure, LevelResult, VariantResult
 from jvmlab.report import units
+from jvmlab.report.sparkline import sparkline
 
 
 def _flag_sets_table(plan: Any) -> Table:
@@ -135,17 +136,6 @@ def results_renderable(title: str, results: Sequence[VariantResult], metric: Any
     return Group(Text(title, style="bold"), table, *notes)
 
 
-SPARKS = "▁▂▃▄▅▆▇█"
-
-
-def sparkline(values: Sequence[float | None], top: float) -> str:
-    """One character per value, ▁ for 0 up to █ for `top`; a space where there is no value."""
-    if top <= 0:
-        return "".join(" " if v is None else SPARKS[0] for v in values)
-    steps = len(SPARKS) - 1
-    return "".join(" " if v is None else SPARKS[min(steps, max(0, round(v / top * steps)))] for v in values)
-
-
 def timeline_renderable(results: Sequence[VariantResult], metric: Any) -> RenderableType | None:
     """The workload metric over time per variant, all on one scale, so that warm-up and slowdowns show."""
     shown = [r for r in results if r.timeline is not None]
@@ -179,7 +169,7 @@ def _pair(peak: Figure, mean: Figure) -> str:
 def _levels_table() -> Table:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
     headers = ["JDK", "flags", "level", "n", "req/s", "err\n%", "young/min\npeak/mean", "pause\nms/min"]
-    headers += ["max\npause", "full/min\npeak/mean", "P95\nms", "P99\nms", "RSS\nMiB"]
+    headers += ["max\npause", "full/min\npeak/mean", "P95\nms", "P99\nms", "P99 svc\nms", "RSS\nMiB"]
     for i, name in enumerate(headers):
         table.add_column(name, justify="left" if i < 3 else "right", no_wrap=True)
     return table
@@ -206,11 +196,13 @@ def levels_renderable(title: str, results: Sequence[LevelResult]) -> RenderableT
             _pair(f["full_peak_per_min"], f["full_per_min"]),
             _cell(f["p95_ms"], _num, spread=False),
             _cell(f["p99_ms"], _num, spread=True),
+            _cell(f["service_p99_ms"], _num, spread=False),
             _cell(f["rss_peak_bytes"], lambda v: f"{v / units.MIB:,.0f}", spread=False),
         )
     note = Text(
         "young/min, full/min: GCs in the busiest minute / per minute on average; pause ms/min: "
-        "stop-the-world time per minute; max pause: the longest; P95, P99: the clients' latency",
+        "stop-the-world time per minute; max pause: the longest; P95, P99: the clients' latency from each "
+        "request's due time; P99 svc: service time, from the actual send",
         style="dim",
     )
     return Group(Text(title, style="bold"), table, note)

@@ -1,5 +1,6 @@
-"""A load run in the terminal: throughput against the target, errors by kind, latency percentiles, the
-per-second series as sparklines, and what the source could not give."""
+"""A load run in the terminal: throughput against the target, errors by kind, latency (from the due time)
+and service time (from the actual send) percentiles, the driver's send lag, the per-second series as
+sparklines, and what the source could not give."""
 
 from __future__ import annotations
 
@@ -8,16 +9,18 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from jvmlab.load.result import LoadResult
+from jvmlab.load.result import Latency, LoadResult
 from jvmlab.report import units
-from jvmlab.report.experiment_view import sparkline
+from jvmlab.report.sparkline import sparkline
 
 PERCENTILES = (("mean", "mean_ms"), ("p50", "p50_ms"), ("p90", "p90_ms"), ("p95", "p95_ms"),
                ("p99", "p99_ms"), ("p99.9", "p999_ms"), ("max", "max_ms"))  # fmt: skip
 
 
 def _ms(v: float | None) -> str:
-    return units.MISSING if v is None else (f"{v:.2f}" if v < 10 else f"{v:,.1f}")
+    if v is None:
+        return units.MISSING
+    return f"{v:.3f}" if v < 1 else (f"{v:.2f}" if v < 10 else f"{v:,.1f}")
 
 
 def _model(r: LoadResult) -> str:
@@ -32,6 +35,10 @@ def _errors(r: LoadResult) -> str:
     kinds = ", ".join(f"{k} {n:,}" for k, n in sorted(r.errors.items(), key=lambda kv: -kv[1]))
     share = f" ({100 * r.error_count / r.sent:.2f} % of sent)" if r.sent else ""
     return f"{r.error_count:,}{share}: {kinds}"
+
+
+def _percentiles(latency: Latency) -> str:
+    return " · ".join(f"{name} {_ms(getattr(latency, key))}" for name, key in PERCENTILES)
 
 
 SPARK_WIDTH = 60
@@ -70,18 +77,20 @@ def load_renderable(r: LoadResult, title: str) -> RenderableType:
     table.add_row("throughput", f"{units.MISSING if rps is None else f'{rps:,.1f}'} responses/s{target}")
     table.add_row("requests", f"sent {r.sent:,} · responses {r.completed:,}")
     table.add_row("errors", _errors(r))
-    table.add_row(
-        "latency ms", " · ".join(f"{name} {_ms(getattr(r.latency, key))}" for name, key in PERCENTILES)
-    )
+    latency_label = "latency ms (from due time)" if r.corrected else "latency ms"
+    table.add_row(latency_label, _percentiles(r.latency))
+    if r.service is not None and (r.corrected or r.service != r.latency):
+        table.add_row("service time ms (from send)", _percentiles(r.service))
     for label, line in _series(r):
         table.add_row(label, line)
     if r.driver is not None:
         d = r.driver
         table.add_row(
-            "driver",
-            f"{d.connections_opened:,} connections opened · {d.retries:,} retries · "
-            f"sends late by p99 {_ms(d.send_lag_p99_ms)} ms, max {_ms(d.send_lag_max_ms)} ms",
+            "send lag ms",
+            f"p50 {_ms(d.send_lag_p50_ms)} · p99 {_ms(d.send_lag_p99_ms)} · max {_ms(d.send_lag_max_ms)}"
+            " (how late requests left, behind their due time)",
         )
+        table.add_row("driver", f"{d.connections_opened:,} connections opened · {d.retries:,} retries")
     window = f"{r.duration_s:g} s measured after {r.warmup_s:g} s of warm-up"
     head = Text.assemble((title, "bold"), f" · {r.source} · {_model(r)} · {window}")
     notes = [Text(f"note: {n}", style="yellow") for n in r.notes]

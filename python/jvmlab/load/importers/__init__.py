@@ -157,6 +157,7 @@ def _k6_summary(path: str, warmup_s: float, target_rps: float | None, corrected:
         completed=s.requests,
         errors=errors,
         latency=s.latency,
+        service=s.latency,  # k6 times each request from its actual send
         distribution=s.distribution,
         notes=notes,
     )
@@ -179,6 +180,7 @@ def _wrk2(path: str, warmup_s: float, target_rps: float | None, corrected: bool 
         completed=out.requests,
         errors=out.errors,
         latency=latency,
+        service=None if is_corrected else latency,  # wrk2 prints the corrected figures only
         distribution=dist,
         notes=wrk2.notes(out, corrected=is_corrected, target_rps=target_rps),
     )

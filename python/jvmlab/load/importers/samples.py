@@ -104,6 +104,7 @@ def to_result(samples: Samples, source: Source, *, warmup_s: float = 0.0) -> Loa
     response = samples.failure == Failure.RESPONSE
     in_window = samples.start_ms >= w0
     window_latencies = np.sort(samples.latency_ms[in_window & response])
+    latency = latency_of(window_latencies)
     return LoadResult(
         source=source.name,
         corrected=source.corrected,
@@ -113,7 +114,8 @@ def to_result(samples: Samples, source: Source, *, warmup_s: float = 0.0) -> Loa
         sent=int(np.count_nonzero(in_window)),
         completed=len(window_latencies),
         errors=_error_counts(samples, in_window),
-        latency=latency_of(window_latencies),
+        latency=latency,
+        service=latency,  # JMeter and k6 time each request from its actual send
         per_second=per_second(samples, t0),
         distribution=distribution(window_latencies),
         notes=list(source.notes),
@@ -204,6 +206,7 @@ def per_second(samples: Samples, t0_ms: float) -> list[Second]:
             p50_ms=stats.value(0, t),
             p99_ms=stats.value(1, t),
             max_ms=stats.value(2, t),
+            service_p99_ms=stats.value(1, t),  # JMeter and k6 measure from the actual send
         )
         for t in range(n_sec)
     ]
