@@ -13,7 +13,7 @@ fn config(port: u16, path: &str, rate: f64, seconds: f64) -> LoadConfig {
         duration: Duration::from_secs_f64(seconds),
         timeout: Duration::from_secs(2),
         max_connections: 64,
-        tick: Duration::from_micros(50),
+        tick: Duration::from_micros(200),
         mix: vec![RequestSpec {
             method: "GET".into(),
             path: String::new(),

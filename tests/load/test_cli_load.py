@@ -52,6 +52,30 @@ def test_json(server, capsys):
     assert doc["latency"]["p99_ms"] > 0 and doc["distribution"][-1][0] == 100
 
 
+def test_service_time_and_send_lag_beside_latency(server, capsys):
+    assert main(["load", f"http://127.0.0.1:{server.port}/", "--rate", "500", "--duration", "1s"]) == 0
+    out = capsys.readouterr().out
+    assert "latency ms (from due time)" in out and "service time ms (from send)" in out
+    assert "send lag ms" in out and "how late requests left" in out
+    assert main(["load", f"http://127.0.0.1:{server.port}/", "-r", "500", "-d", "1s", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["service"]["count"] == 500 and doc["service"]["p50_ms"] <= doc["latency"]["p50_ms"]
+    assert doc["driver"]["send_lag_p99_ms"] is not None and doc["driver"]["precise_timer"] is True
+    assert all("service_p99_ms" in s for s in doc["per_second"])
+
+
+def test_a_longer_tick_sends_in_bursts_and_says_so(server, capsys):
+    argv = ["load", f"http://127.0.0.1:{server.port}/", "-r", "2000", "-d", "1s", "--tick", "1ms", "--json"]
+    assert main(argv) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["completed"] == 2000
+    assert server.arrival_gaps()["p10_us"] < 100  # two due each millisecond, sent together
+    assert any("bursts" in note for note in doc["notes"]), doc["notes"]
+    bad = ["load", f"http://127.0.0.1:{server.port}/", "-r", "10", "-d", "1s", "--tick", "2s"]
+    assert main(bad) == 2
+    assert "tick" in capsys.readouterr().err
+
+
 def test_a_mix_file(server, tmp_path, capsys):
     mix = tmp_path / "mix.toml"
     mix.write_text(

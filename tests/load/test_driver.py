@@ -11,7 +11,8 @@ import time
 import pytest
 from jvmlab import _native
 from jvmlab.errors import UsageError
-from jvmlab.load.driver import LoadPlan, Request, drive
+from jvmlab.load.driver import LoadPlan, Request, drive, send_lag_notes
+from jvmlab.load.result import DriverStats, Latency
 
 
 def url(server: _native.LocalServer, path: str = "/") -> str:
@@ -180,3 +181,29 @@ def test_the_per_second_series_arrives_while_the_load_runs():
 def test_a_plan_that_cannot_run_is_a_usage_error(plan, message):
     with pytest.raises(UsageError, match=message):
         drive(plan)
+
+
+def _stats(lag_p99_ms: float | None, *, precise: bool = True, timed_at_read: int = 0) -> DriverStats:
+    return DriverStats(1000, 1, 0, 0.01, lag_p99_ms, lag_p99_ms, precise, timed_at_read, 1.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    ("stats", "p50_ms", "tick_s", "expected"),  # at 1000 requests/s
+    [
+        (_stats(0.05), 0.1, 200e-6, []),  # punctual
+        (_stats(0.08), 0.1, 200e-6, []),  # within the 0.1 ms floor
+        (_stats(0.3), 0.1, 200e-6, ["sent late (p99 300 us"]),  # large against a 0.1 ms median
+        (_stats(0.3), 20.0, 200e-6, []),  # small against a 20 ms median
+        (_stats(6.0), 20.0, 200e-6, ["short of CPU"]),
+        (_stats(0.9), 0.6, 0.001, ["sent late (p99 900 us"]),  # one request per tick: late is late
+        (_stats(0.9), 0.6, 0.002, ["bursts"]),  # two per tick: late by design
+        (_stats(3.0), 0.6, 0.002, ["bursts", "sent late (p99 3000 us"]),
+        (_stats(0.05, precise=False), 0.1, 200e-6, ["whole milliseconds"]),
+        (_stats(0.05, timed_at_read=12), 0.1, 200e-6, ["12 responses were timed when the driver read them"]),
+    ],
+)
+def test_notes_on_the_drivers_lateness(stats, p50_ms, tick_s, expected):
+    notes = send_lag_notes(stats, Latency(count=1, p50_ms=p50_ms), 1000, tick_s)
+    assert len(notes) == len(expected), notes
+    for note, words in zip(notes, expected, strict=True):
+        assert words in note, note

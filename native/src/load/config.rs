@@ -81,8 +81,8 @@ pub struct LoadConfig {
     /// At most this many connections are open at once; beyond, requests wait (and their wait counts).
     pub max_connections: usize,
     /// Requests are released at most this often: those due within one tick leave together at its end (up
-    /// to a tick late). Short (the default, 50 us): every request at its own due time; longer: fewer
-    /// wake-ups, so less CPU at high rates, in bursts.
+    /// to a tick late). The default, 200 us: every request at its own due time up to 5,000/s, and at most
+    /// 5,000 wake-ups a second above; longer: fewer wake-ups, so less CPU, in bursts.
     pub tick: Duration,
     pub mix: Vec<RequestSpec>,
     /// Seed of the choice of requests from the mix.
@@ -108,7 +108,7 @@ impl LoadConfig {
         }
         if self.tick < Duration::from_micros(1) || self.tick > Duration::from_secs(1) {
             return Err(format!(
-                "tick {:?}: give 1 us to 1 s (50 us keeps every request on its due time)",
+                "tick {:?}: give 1 us to 1 s (200 us keeps every request on its due time up to 5,000/s)",
                 self.tick
             ));
         }

@@ -146,7 +146,7 @@ struct Schedule {
 }
 
 impl Schedule {
-    /// Ticks at most every `tick`: with the default 50 us, up to 20,000 requests per second each has a tick
+    /// Ticks at most every `tick`: with the default 200 us, up to 5,000 requests per second each has a tick
     /// of its own at its due time; above, the requests due within a tick leave together at its end.
     fn new(start: Instant, rate: f64, tick: Duration) -> std::io::Result<Schedule> {
         let period_ns = 1e9 / rate;

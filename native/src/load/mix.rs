@@ -182,7 +182,7 @@ mod tests {
             duration: Duration::from_secs(1),
             timeout: Duration::from_secs(1),
             max_connections: 1,
-            tick: Duration::from_micros(50),
+            tick: Duration::from_micros(200),
             mix,
             seed: 1,
         }

@@ -23,7 +23,7 @@ def load_command(
     connections: Annotated[int, typer.Option("--connections", "-c", help="Most connections open.")] = 512,
     tick: Annotated[
         str, typer.Option("--tick", help="Release requests at most this often (1ms: in bursts, less CPU).")
-    ] = "50us",
+    ] = "200us",
     method: Annotated[str, typer.Option("--method", "-X", help="HTTP method.")] = "GET",
     header: Annotated[
         list[str] | None, typer.Option("--header", "-H", help="'Name: value' (repeat).")

@@ -199,8 +199,8 @@ class Load(Strict):
     mode: Literal["stepped", "fresh"] = "stepped"
     connections: int = Field(default=512, ge=1, le=100_000)
     timeout_s: float = Field(default=10.0, gt=0)
-    # The driver releases requests at most this often (docs/load-driver.md): 50 us keeps each on its due
-    # time; 0.001 sends in bursts, for less of the driver's CPU taken from the JVM under test.
+    # The driver releases requests at most this often (docs/load-driver.md): 200 us keeps each on its due
+    # time up to 5,000/s; 0.001 sends in bursts, for less of the driver's CPU taken from the JVM under test.
     tick_s: float = Field(default=DEFAULT_TICK_S, ge=1e-6, le=1.0)
     seed: int = 1
     request: list[RequestModel] = Field(default_factory=lambda: [RequestModel()], min_length=1)
