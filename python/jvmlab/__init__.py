@@ -11,6 +11,7 @@ Library API (no CLI needed)::
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from jvmlab.errors import InputError, JvmLabError
@@ -26,7 +27,5 @@ __all__ = ["InputError", "JvmLabError", "__version__", "gclog"]
 def __getattr__(name: str) -> Any:
     """`jvmlab.gclog` on first use: a command that reads no GC log (`jvmlab load`) does not pay for it."""
     if name == "gclog":
-        from jvmlab import gclog
-
-        return gclog
+        return importlib.import_module("jvmlab.gclog")  # sets the attribute: called once
     raise AttributeError(f"module 'jvmlab' has no attribute {name!r}")
