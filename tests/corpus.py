@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,3 +39,11 @@ def corpus() -> list[CorpusLog]:
         return []
     with open(index, newline="") as f:
         return [CorpusLog(r["path"], r["format"], r["collector"]) for r in csv.DictReader(f)]
+
+
+def documented_kinds() -> set[str]:
+    """The event kinds docs/event-table.md names: its `kind` row and its list of concurrent phases."""
+    doc = (REPO / "docs" / "event-table.md").read_text()
+    row = next(line for line in doc.splitlines() if line.startswith("| `kind` |"))
+    section = doc[doc.index("### Concurrent phase kinds") : doc.index("Debug lines that merely start")]
+    return set(re.findall(r"`([a-z][a-z-]*)`", row + section))

@@ -1,6 +1,8 @@
-//! Parse diagnostics: every line is counted as matched, ignored (known, no event) or unknown.
+//! Parse diagnostics: every line is counted as matched, ignored (known, no event), unknown or damaged.
 
 pub const MAX_SAMPLES: usize = 5;
+/// Where the first damaged lines are, for the user to look at.
+pub const MAX_DAMAGED_AT: usize = 20;
 const MAX_SAMPLE_LEN: usize = 300;
 
 /// How a line was understood.
@@ -14,6 +16,12 @@ pub enum LineClass {
     Unknown,
     /// Not understood, and it looks like GC data: a parser gap.
     UnknownGc,
+    /// No GC record: application output and the like, counted as ignored (and checked for binary
+    /// bytes, as unknown lines are: the rules read every other line as GC output).
+    Text,
+    /// Not text: NUL bytes (a file extended with zeros by a crash) or other binary bytes in the middle
+    /// of a text log. Whatever intact line follows a run of NULs on it is still read.
+    Damaged,
 }
 
 #[derive(Debug, Default)]
@@ -23,6 +31,9 @@ pub struct Diagnostics {
     pub lines_ignored: u64,
     pub lines_unknown: u64,
     pub lines_unknown_gc: u64,
+    pub lines_damaged: u64,
+    /// (source index, line number in that source) of the first damaged lines.
+    pub damaged_at: Vec<(i32, u64)>,
     pub unknown_samples: Vec<String>,
     pub time_backwards: u64,
     pub time_backwards_samples: Vec<String>,
@@ -40,7 +51,8 @@ impl Diagnostics {
     pub fn count(&mut self, class: LineClass, line: &[u8]) {
         match class {
             LineClass::Matched => self.lines_matched += 1,
-            LineClass::Ignored => self.lines_ignored += 1,
+            LineClass::Ignored | LineClass::Text => self.lines_ignored += 1,
+            LineClass::Damaged => self.lines_damaged += 1,
             LineClass::Unknown | LineClass::UnknownGc => {
                 self.lines_unknown += 1;
                 if class == LineClass::UnknownGc {
@@ -56,6 +68,13 @@ impl Diagnostics {
                     self.unknown_samples[slot] = sample(line);
                 }
             }
+        }
+    }
+
+    /// Notes where a damaged line is (its count is `count`'s).
+    pub fn damaged_at(&mut self, source: i32, line: u64) {
+        if self.damaged_at.len() < MAX_DAMAGED_AT {
+            self.damaged_at.push((source, line));
         }
     }
 

@@ -32,6 +32,13 @@ pub struct LegacyState {
     last_row: Option<usize>,
     /// GC id of the CMS / G1 concurrent cycle in progress (for logs without ids).
     cycle_id: Option<i64>,
+    /// A CMS initial mark awaits its remark (to tell the two apart in logs without details).
+    mark_pending: bool,
+    /// The collector a young generation's name suggests (ParNew: CMS, DefNew: Serial), until an old
+    /// generation's name or the command line says which it is (DefNew also runs with CMS).
+    young_collector: Option<&'static str>,
+    /// The pause of the collection just read (for the record that contains it).
+    last_pause_ms: f64,
     nodes: Vec<Node>,
     /// Records set aside while a record printed in their middle is read: (text, lines, depth).
     aside: Vec<(Vec<u8>, u32, i32)>,
@@ -43,6 +50,11 @@ struct Node {
     close: usize,
     parent: usize, // usize::MAX for top level
 }
+
+/// Said once per log whose CMS mark pauses were told apart by their order.
+const INFERRED_MARKS: &str =
+    "CMS initial mark and remark told apart by their order (the log has no details: \
+     -verbose:gc): each one after a full GC or a remark is taken for an initial mark";
 
 /// Lines that can appear inside or between records and carry no event, known by how they start.
 /// (Heap prints, "par new generation total 47936K, used 10451K [0x...", are known by their addresses.)
@@ -330,12 +342,33 @@ fn space_of(title: &[u8]) -> Option<Space> {
     }
 }
 
+/// The collector an old (or permanent) generation's name says.
 fn collector_of(title: &[u8]) -> Option<&'static str> {
     match title {
-        b"ParNew" | b"CMS" | b"ASParNew" | b"ASCMS" | b"CMS Perm" => Some("CMS"),
-        b"DefNew" | b"Tenured" => Some("Serial"),
-        b"PSYoungGen" | b"ParOldGen" | b"PSOldGen" | b"PSPermGen" => Some("Parallel"),
+        b"CMS" | b"ASCMS" | b"CMS Perm" => Some("CMS"),
+        b"Tenured" => Some("Serial"),
+        b"ParOldGen" | b"PSOldGen" | b"PSPermGen" => Some("Parallel"),
         _ => None,
+    }
+}
+
+/// The collector a young generation's name suggests: a guess until the old generation shows (JDK 8's
+/// Serial young collector, DefNew, also runs under CMS; ParNew under the Serial old one).
+fn young_collector_of(title: &[u8]) -> Option<&'static str> {
+    match title {
+        b"ParNew" | b"ASParNew" => Some("CMS"),
+        b"DefNew" => Some("Serial"),
+        b"PSYoungGen" | b"ASPSYoungGen" => Some("Parallel"),
+        _ => None,
+    }
+}
+
+/// A generation's name with other output glued to it: `[CMSbailing out to foreground collection` is the
+/// CMS generation (a concurrent mode failure follows).
+fn generation_title(title: &[u8]) -> &[u8] {
+    match title {
+        [b'C', b'M', b'S', c, ..] if c.is_ascii_lowercase() => b"CMS",
+        _ => title,
     }
 }
 
@@ -452,7 +485,7 @@ impl Parser {
             return if looks_like_legacy_gc(line) {
                 LineClass::UnknownGc
             } else {
-                LineClass::Ignored
+                LineClass::Text
             };
         };
         if t.first() == Some(&b'[') && !line[open + 1..].starts_with(b"Eden:") && line[0] == b' ' {
@@ -584,8 +617,16 @@ impl Parser {
         }
         self.legacy = LegacyState {
             nodes: std::mem::take(&mut self.legacy.nodes),
+            young_collector: self.legacy.young_collector, // the next file of a rotated set is the same JVM
             ..Default::default()
         };
+    }
+
+    /// At the end of the log: a young generation's name is the collector's only when nothing said more.
+    pub(crate) fn settle_collector(&mut self) {
+        if let Some(name) = self.legacy.young_collector {
+            self.set_collector(name);
+        }
     }
 
     /// Reads the open record at the end of the input; returns whether there was one.
@@ -815,6 +856,8 @@ impl Parser {
     }
 
     /// `[GC ...]`, `[Full GC ...]` of Serial, ParNew/CMS and Parallel, including CMS initial mark and remark.
+    /// A collection printed inside another (CMS's scavenge before remark) is a row of its own, and the
+    /// outer pause keeps only its own time, so that sums over pauses count each stopped millisecond once.
     fn legacy_collection(
         &mut self,
         buf: &[u8],
@@ -832,10 +875,12 @@ impl Parser {
         let mut modifiers: Vec<Vec<u8>> = Vec::new();
         let mut spaces = Spaces::default();
         let mut cms_phase: Option<&[u8]> = None;
-        for j in (idx + 1..nodes.len()).filter(|&j| nodes[j].parent == idx) {
+        let mut inner_pause_ms = 0.0;
+        let children = (idx + 1..nodes.len()).filter(|&j| nodes[j].parent == idx);
+        for j in children {
             let own = own_text(buf, nodes, j);
             let tl = title_len(&own);
-            let ctitle = &own[..tl];
+            let ctitle = generation_title(&own[..tl]);
             let crest = &own[tl..];
             if ctitle == b"1 CMS-initial-mark" || ctitle == b"1 ASCMS-initial-mark" {
                 cms_phase = Some(b"initial-mark");
@@ -857,11 +902,29 @@ impl Parser {
                 }
                 continue;
             }
+            if ctitle.starts_with(b"GC") && &own[..canonical_title_len(&own)] == b"GC" {
+                // -XX:+CMSScavengeBeforeRemark: a young collection inside the remark's pause.
+                let cst = stamp_before(&buf[text_start_before(buf, nodes[j].open)..nodes[j].open]);
+                self.legacy.last_pause_ms = 0.0;
+                self.legacy_collection(
+                    buf,
+                    nodes,
+                    j,
+                    b"GC",
+                    &own[canonical_title_len(&own)..],
+                    &cst,
+                );
+                inner_pause_ms += self.legacy.last_pause_ms;
+                continue;
+            }
             let Some(space) = space_of(ctitle) else {
                 continue;
             };
             if let Some(col) = collector_of(ctitle) {
                 self.set_collector(col);
+            }
+            if let Some(col) = young_collector_of(ctitle) {
+                self.legacy.young_collector.get_or_insert(col);
             }
             let (cgroups, _) = groups_after(skip_stamps(crest));
             for g in cgroups.as_slice() {
@@ -869,25 +932,48 @@ impl Parser {
             }
             if let Some((c, _)) = find_change(crest) {
                 if space == Space::Old && !full {
-                    kind = b"full"; // promotion failed / concurrent mode failure: the old gen was collected
+                    // promotion failed, concurrent mode failure, CMS bailing out to a foreground
+                    // collection: the old generation was collected
+                    kind = b"full";
                 }
                 spaces.push(space, c);
             }
         }
-        if let Some(p) = cms_phase {
-            kind = p;
-            self.set_collector("CMS");
-        }
         // Whole-heap figure: the first A->B(C) in the record's own text (or A(C) for CMS mark pauses).
-        let heap = find_change(body)
-            .map(|(c, _)| c)
-            .or_else(|| occupancy(body));
-        let Some(pause) = last_duration_ms(body) else {
+        let change = find_change(body).map(|(c, _)| c);
+        let heap = change.or_else(|| occupancy(body));
+        let Some(printed) = last_duration_ms(body) else {
             return if heap.is_some() {
                 LineClass::UnknownGc
             } else {
                 LineClass::Ignored
             };
+        };
+        if cms_phase.is_none() && !full && change.is_none() && heap.is_some() && spaces.len == 0 {
+            // -verbose:gc without details: CMS prints its initial mark and remark as `[GC 46468K(83008K),
+            // 0.0039 secs]` (an occupancy, no ->). Which one is inferred from their order.
+            if !self.legacy.mark_pending {
+                self.diag.warn(INFERRED_MARKS.to_string());
+            }
+            cms_phase = Some(if self.legacy.mark_pending {
+                b"remark"
+            } else {
+                b"initial-mark"
+            });
+        }
+        match cms_phase {
+            Some(p) => {
+                kind = p;
+                self.legacy.mark_pending = p == b"initial-mark";
+                self.set_collector("CMS");
+            }
+            None if kind == b"full" => self.legacy.mark_pending = false, // the cycle is over
+            None => {}
+        }
+        let pause = if inner_pause_ms > 0.0 && inner_pause_ms <= printed {
+            printed - inner_pause_ms
+        } else {
+            printed
         };
         let phase: Cow<[u8]> = if modifiers.is_empty() {
             Cow::Borrowed(title)
@@ -911,11 +997,12 @@ impl Parser {
         e.phase = &phase;
         e.cause = cause;
         e.pause_ms = pause;
-        e.duration_ms = pause;
+        e.duration_ms = printed;
         e.set_heap(heap);
         let row = self.push_event(e);
         self.legacy.last_row = Some(row);
         self.legacy.last_g1_row = Some(row); // a G1 Full GC is completed by an [Eden: ...] line
+        self.legacy.last_pause_ms = pause;
         for (space, c) in spaces.as_slice() {
             self.cols.set_space(row, *space, c);
         }
@@ -1081,6 +1168,18 @@ impl Parser {
         } else {
             &title[memchr::memchr(b'-', title).map_or(0, |p| p + 1)..]
         };
+        if name == b"concurrent-mark-abort" {
+            // G1 gave up the concurrent mark (a full GC came first): an event of its own, with no duration.
+            self.set_collector(if g1 { "G1" } else { "CMS" });
+            let id = self.cms_cycle_id(st, false);
+            let mut e = Event::new(CAT_CONCURRENT, name);
+            self.stamped_event(&mut e, st);
+            e.gc_id = id;
+            e.phase = title;
+            e.duration_ms = 0.0;
+            self.push_event(e);
+            return LineClass::Matched;
+        }
         if name.ends_with(b"-start")
             || name.ends_with(b"-abort")
             || name.ends_with(b"-reset-for-overflow")
@@ -1159,7 +1258,10 @@ impl Parser {
         let id = self.legacy.cycle_id.unwrap_or(0);
         let (category, named) = match name.strip_prefix(b"Pause ") {
             Some(p) => (CAT_PAUSE, names::pause(p, false)),
-            None => (CAT_CONCURRENT, names::concurrent(name).0),
+            None => match names::concurrent(name) {
+                Some((named, _)) => (CAT_CONCURRENT, named),
+                None => return LineClass::Ignored,
+            },
         };
         let mut e = Event::new(category, &named.kind);
         self.stamped_event(&mut e, st);
@@ -1429,5 +1531,74 @@ mod tests {
         assert_eq!(p.cols.gc_id, vec![0, 0, 0]);
         assert_eq!(p.cols.sizes[0][0], 109176 * 1024);
         assert!((p.cols.pause_ms[2] - 38.219).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_scavenge_before_remark_is_a_young_row_taken_out_of_the_remark() {
+        let p = parse(
+            "11.960: [GC[YG occupancy: 1308733 K (1887488 K)]11.960: [GC 11.960: [ParNew: 1308733K->28278K(1887488K), 0.0196770 secs] 1308733K->28278K(20761856K), 0.0198110 secs] [Times: user=0.23 sys=0.01, real=0.02 secs] \n\
+             11.980: [Rescan (parallel) , 0.0085120 secs]11.988: [weak refs processing, 0.0000210 secs] [1 CMS-remark: 0K(18874368K)] 28278K(20761856K), 0.0462600 secs] [Times: user=0.37 sys=0.02, real=0.05 secs] \n",
+        );
+        assert_eq!(kinds(&p), ["young", "remark"]);
+        assert!((p.cols.pause_ms[0] - 19.811).abs() < 1e-9);
+        assert!((p.cols.pause_ms[1] - (46.26 - 19.811)).abs() < 1e-9);
+        assert!((p.cols.duration_ms[1] - 46.26).abs() < 1e-9);
+        assert_eq!(p.diag.lines_unknown, 0);
+    }
+
+    #[test]
+    fn cms_marks_without_details_alternate_and_a_full_gc_ends_the_cycle() {
+        let p = parse(
+            "0.288: [GC 17024K->13057K(83008K), 0.0441346 secs]\n\
+             0.477: [GC 46468K(83008K), 0.0039333 secs]\n\
+             0.555: [GC 58256K->50668K(83008K), 0.0284159 secs]\n\
+             0.585: [GC 50934K(83008K), 0.0049002 secs]\n\
+             0.908: [GC 75214K(118604K), 0.0010423 secs]\n\
+             1.028: [Full GC 109036K->44313K(118604K), 0.1666489 secs]\n\
+             1.359: [GC 64598K(126912K), 0.0011611 secs]\n",
+        );
+        let marks = [
+            "young",
+            "initial-mark",
+            "young",
+            "remark",
+            "initial-mark",
+            "full",
+            "initial-mark",
+        ];
+        assert_eq!(kinds(&p), marks);
+        assert_eq!(p.collector(), "CMS");
+        assert!(p
+            .diag
+            .warnings
+            .iter()
+            .any(|w| w.contains("told apart by their order")));
+    }
+
+    #[test]
+    fn cms_bailing_out_to_a_foreground_collection_is_full() {
+        let p = parse(
+            "364.157: [GC 364.157: [ParNew: 235968K->235968K(235968K), 0.0000430 secs]364.157: [CMSbailing out to foreground collection\n\
+             364.261: [CMS-concurrent-mark: 1.616/1.617 secs] [Times: user=5.08 sys=0.01, real=1.63 secs] \n\
+             (concurrent mode failure): 702521K->594052K(786432K), 4.9052810 secs] 938489K->594052K(1022400K), [CMS Perm : 22623K->22606K(37688K)], 4.9054799 secs] [Times: user=5.02 sys=0.00, real=4.91 secs] \n",
+        );
+        assert_eq!(kinds(&p), ["concurrent-mark", "full"]);
+        assert!((p.cols.pause_ms[1] - 4905.4799).abs() < 1e-9);
+    }
+
+    #[test]
+    fn defnew_names_the_collector_only_when_nothing_else_does() {
+        let young = "2.193: [GC 2.193: [DefNew: 17024K->643K(19136K), 0.0084810 secs] 17024K->643K(260032K), 0.0085510 secs]\n";
+        assert_eq!(parse(young).collector(), "Serial");
+        let with_cms = format!(
+            "{young}5.000: [GC [1 CMS-initial-mark: 12345K(67890K)] 23456K(98765K), 0.0012 secs]\n"
+        );
+        let mut p = parse(&with_cms);
+        assert_eq!(p.collector(), "CMS");
+        let cms = p.cols.collectors.code(b"CMS");
+        assert!(
+            p.cols.collector.iter().all(|&c| c == cms),
+            "rows before the CMS record too"
+        );
     }
 }

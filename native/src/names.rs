@@ -166,10 +166,23 @@ pub fn slug(s: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Whether a phase's base name is words only (letters, spaces, hyphens): `Concurrent refinement times:
+/// Logged Cards Scan time goal: 20.00ms` is a debug line, not a phase, and no kind is built from numbers.
+fn is_phase_name(base: &[u8]) -> bool {
+    !base.is_empty()
+        && base
+            .iter()
+            .all(|&c| c.is_ascii_alphabetic() || c == b' ' || c == b'-' || c == b'_')
+}
+
 /// Classifies a concurrent phase or cycle name (`Concurrent Mark (0.434s, 0.512s)`, `Concurrent marking
-/// (unload classes)`, `Concurrent Mark Cycle`). Returns the name and whether it is a whole cycle.
-pub fn concurrent(name: &[u8]) -> (Named, bool) {
+/// (unload classes)`, `Concurrent Mark Cycle`): the name and whether it is a whole cycle; None when it is
+/// no phase name.
+pub fn concurrent(name: &[u8]) -> Option<(Named, bool)> {
     let (base, groups) = split_groups(name);
+    if !is_phase_name(base) {
+        return None;
+    }
     let modifiers: Vec<&[u8]> = groups.into_iter().filter(|g| !is_time_group(g)).collect();
     let cycle = base.ends_with(b"Cycle");
     let kind = if cycle {
@@ -179,14 +192,14 @@ pub fn concurrent(name: &[u8]) -> (Named, bool) {
     } else {
         [&b"concurrent-"[..], &slug(base)].concat()
     };
-    (
+    Some((
         Named {
             kind,
             phase: phase_with(b"", base, &modifiers),
             cause: Vec::new(),
         },
         cycle,
-    )
+    ))
 }
 
 /// Classifies a ZGC collection summary: `Garbage Collection (Warmup)`, `Minor Collection (Allocation Rate)`.
@@ -269,14 +282,21 @@ mod tests {
 
     #[test]
     fn concurrent_names() {
-        let (n, cycle) = concurrent(b"Concurrent Mark (0.434s, 0.512s)");
+        let (n, cycle) = concurrent(b"Concurrent Mark (0.434s, 0.512s)").unwrap();
         assert_eq!(
             (n.kind.as_slice(), n.phase.as_slice(), cycle),
             (&b"concurrent-mark"[..], &b"Concurrent Mark"[..], false)
         );
-        let (n, cycle) = concurrent(b"Concurrent Mark Cycle");
+        let (n, cycle) = concurrent(b"Concurrent Mark Cycle").unwrap();
         assert_eq!((n.kind.as_slice(), cycle), (&b"concurrent-cycle"[..], true));
-        let (n, _) = concurrent(b"Concurrent marking (unload classes)");
+        let (n, _) = concurrent(b"Concurrent marking (unload classes)").unwrap();
         assert_eq!(n.phase, b"Concurrent marking (unload classes)".to_vec());
+        let (n, _) = concurrent(b"Concurrent Process Non-Strong References").unwrap();
+        assert_eq!(n.kind, b"concurrent-process-non-strong-references".to_vec());
+        // debug lines of G1's refinement: numbers, no phase
+        let refine =
+            b"Concurrent refinement times: Logged Cards Scan time goal: 20.00ms Predicted: 0.01ms";
+        assert!(concurrent(refine).is_none());
+        assert!(concurrent(b"Concurrent Mark 2").is_none());
     }
 }

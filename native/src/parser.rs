@@ -99,6 +99,8 @@ pub struct Parser {
     nanos_is_uptime: Option<bool>,
     first_int_value: Option<i64>,
     lone_int_is_tid: bool,
+    /// Lines read of the current source (for the place of a damaged line).
+    source_line: u64,
 }
 
 pub const COLLECTOR_UNKNOWN: &str = "unknown";
@@ -132,6 +134,7 @@ impl Parser {
             nanos_is_uptime: None,
             first_int_value: None,
             lone_int_is_tid: false,
+            source_line: 0,
         }
     }
 
@@ -142,6 +145,7 @@ impl Parser {
         reader: &mut R,
     ) -> std::io::Result<()> {
         const CHUNK: usize = 1 << 20;
+        self.source_line = 0;
         let mut buf: Vec<u8> = vec![0; CHUNK];
         let mut filled = 0; // bytes of buf in use (a partial line carried over, then new data)
         loop {
@@ -177,9 +181,18 @@ impl Parser {
             }
             let data_end = filled + n;
             let mut line_start = 0;
+            // NUL bytes are looked for once per chunk (a line-by-line search would cost ~10% of the parse);
+            // only a line that holds one takes the damaged-line path.
+            let mut next_nul = memchr::memchr(0, &buf[..data_end]).unwrap_or(usize::MAX);
             for nl in memchr::memchr_iter(b'\n', &buf[filled..data_end]) {
                 let end = filled + nl;
-                self.parse_line(trim_newline(&buf[line_start..end]));
+                if next_nul < end {
+                    self.parse_line_with_nul(trim_newline(&buf[line_start..end]));
+                    next_nul =
+                        memchr::memchr(0, &buf[end..data_end]).map_or(usize::MAX, |p| end + p);
+                } else {
+                    self.parse_text_line(trim_newline(&buf[line_start..end]));
+                }
                 line_start = end + 1;
             }
             self.diag.bytes_read += line_start as u64;
@@ -197,12 +210,53 @@ impl Parser {
         Ok(())
     }
 
+    /// One line of the log.
     pub fn parse_line(&mut self, line: &[u8]) {
+        if memchr::memchr(0, line).is_some() {
+            self.parse_line_with_nul(line);
+        } else {
+            self.parse_text_line(line);
+        }
+    }
+
+    /// A line known to hold no NUL byte.
+    fn parse_text_line(&mut self, line: &[u8]) {
         self.diag.lines_total += 1;
+        self.source_line += 1;
         if line.is_empty() {
             self.diag.count(LineClass::Ignored, line);
             return;
         }
+        let class = self.classify(line);
+        let suspect = matches!(
+            class,
+            LineClass::Unknown | LineClass::UnknownGc | LineClass::Text
+        );
+        if suspect && is_binary(line) {
+            self.diag.damaged_at(self.source, self.source_line);
+            self.diag.count(LineClass::Damaged, line);
+            return;
+        }
+        self.diag.count(class, line);
+    }
+
+    /// A line with NUL bytes in it (a file a crash extended with zeros, or whose blocks were lost): it is
+    /// damaged, and read piece by piece around the runs of NULs: a piece of clean text may be a whole line
+    /// (written before or after the hole) and its event is kept; a cut one is read as it would be alone.
+    fn parse_line_with_nul(&mut self, line: &[u8]) {
+        self.diag.lines_total += 1;
+        self.source_line += 1;
+        self.diag.damaged_at(self.source, self.source_line);
+        self.diag.count(LineClass::Damaged, line);
+        for piece in line.split(|&b| b == 0).filter(|p| !p.is_empty()) {
+            if !is_binary(piece) {
+                self.classify(piece); // counted as this damaged line
+            }
+        }
+    }
+
+    /// Reads one line by the rules of its format: what it was.
+    fn classify(&mut self, line: &[u8]) -> LineClass {
         let decorated = match self.layout.parse(line, self.fmt.decorators) {
             Some(d) => Some(d),
             None if line[0] == b'[' => decorators::parse(line).map(|(d, layout)| {
@@ -211,7 +265,7 @@ impl Parser {
             }),
             None => None,
         };
-        let class = match decorated {
+        match decorated {
             Some(d) => {
                 self.fmt.unified_lines += 1;
                 self.fmt.decorators |= d.seen;
@@ -227,8 +281,7 @@ impl Parser {
                 self.unified_message(line, false)
             }
             None => self.legacy_line(line),
-        };
-        self.diag.count(class, line);
+        }
     }
 
     /// A single integer decorator is `pid` unless its value changes from line to line: then it is `tid`.
@@ -485,6 +538,7 @@ impl Parser {
         if self.fmt.time_segments > 0 {
             self.fmt.time_covered_s += self.last_line_time_s - self.segment_start_s;
         }
+        self.settle_collector();
         if let Some(name) = self.fmt.collector {
             let code = self.cols.collectors.code(name.as_bytes());
             let unknown = self.cols.collectors.code(COLLECTOR_UNKNOWN.as_bytes());
@@ -507,9 +561,84 @@ impl Parser {
     }
 }
 
+/// Bytes no text log holds: control characters other than tab, CR, form feed and escape (ANSI colours),
+/// or invalid UTF-8.
+fn is_binary(line: &[u8]) -> bool {
+    has_control(line) || !line.is_ascii() && std::str::from_utf8(line).is_err()
+}
+
+/// Whether `s` holds a control byte other than tab, CR, form feed and escape. Eight bytes at a time: a
+/// word with no byte below 0x20 (the case of text) costs a few instructions.
+fn has_control(s: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let control = |b: u8| b < 0x20 && !matches!(b, b'\t' | b'\r' | 0x0c | 0x1b);
+    let mut words = s.chunks_exact(8);
+    for w in &mut words {
+        let x = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+        // a byte below 0x20 sets its high bit here (bytes of 0x80 and above are masked out by !x)
+        if x.wrapping_sub(ONES * 0x20) & !x & HIGHS != 0 && w.iter().any(|&b| control(b)) {
+            return true;
+        }
+    }
+    words.remainder().iter().any(|&b| control(b))
+}
+
 fn trim_newline(mut line: &[u8]) -> &[u8] {
     while let [rest @ .., b'\r' | b'\n'] = line {
         line = rest;
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(bytes: &[u8]) -> Parser {
+        let mut p = Parser::new();
+        p.parse_reader(&mut &bytes[..]).unwrap();
+        p.finish();
+        p
+    }
+
+    const YOUNG: &[u8] =
+        b"[0.295s][info][gc] GC(0) Pause Young (Allocation Failure) 69M->21M(247M) 108.188ms";
+
+    #[test]
+    fn a_run_of_nuls_damages_its_line_and_the_line_after_it_is_read() {
+        let mut log = YOUNG.to_vec();
+        log.extend_from_slice(b"\n[0.4s][info][gc] GC(1) Pause You"); // cut by the crash
+        log.extend_from_slice(&[0u8; 4096]);
+        log.extend_from_slice(&YOUNG.to_vec().replace_gc_id(2));
+        log.extend_from_slice(b"\n");
+        let p = parse(&log);
+        assert_eq!(p.cols.len(), 2, "both intact events are kept");
+        assert_eq!((p.diag.lines_total, p.diag.lines_damaged), (2, 1));
+        assert_eq!(p.diag.damaged_at, [(0, 2)]);
+        assert_eq!(p.diag.lines_unknown, 0);
+    }
+
+    #[test]
+    fn binary_bytes_damage_their_line_only() {
+        let mut log = YOUNG.to_vec();
+        log.extend_from_slice(b"\n\x01\x02\xff\xfe garbage \x03\n");
+        log.extend_from_slice(YOUNG);
+        let p = parse(&log);
+        assert_eq!(p.cols.len(), 2);
+        assert_eq!((p.diag.lines_damaged, p.diag.lines_unknown), (1, 0));
+        assert!(!is_binary("µs, tab\there, ANSI \x1b[0m".as_bytes()));
+    }
+
+    trait ReplaceGcId {
+        fn replace_gc_id(self, id: u8) -> Vec<u8>;
+    }
+
+    impl ReplaceGcId for Vec<u8> {
+        fn replace_gc_id(mut self, id: u8) -> Vec<u8> {
+            let at = self.windows(5).position(|w| w == b"GC(0)").unwrap();
+            self[at + 3] = b'0' + id;
+            self
+        }
+    }
 }

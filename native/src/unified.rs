@@ -6,7 +6,7 @@ use crate::diagnostics::LineClass;
 use crate::names;
 use crate::numbers::{
     find_change, find_short, parse_change, parse_decimal, parse_duration_ms, parse_int, parse_size,
-    split_last_token, Change,
+    split_last_token, trim, Change,
 };
 use crate::parser::Parser;
 
@@ -223,9 +223,19 @@ impl Parser {
         };
         // The inner pause is a collection of its own (a full GC in a failed young GC, CMS's scavenge
         // before remark). Generational ZGC's young and old collections run at the same time: a young
-        // pause (id N+1) printed just before an old one (id N) is not inside it.
-        if c.gc_id[prev] != c.gc_id[row].wrapping_add(1)
-            || !matches!(kind(prev), Some("full") | Some("young"))
+        // pause (id N+1) printed just before an old one (id N) is not inside it. CMS's scavenge before
+        // remark takes the next id free, after the young GCs of the concurrent cycle: it is known by its
+        // cause.
+        let cause = |slot: usize| {
+            let code = c.cause[slot] as usize;
+            code.checked_sub(1).map(|i| c.causes.values[i].as_str())
+        };
+        let scavenge_before_remark = kind(row) == Some("remark")
+            && kind(prev) == Some("young")
+            && cause(prev) == Some("CMS Final Remark");
+        if !scavenge_before_remark
+            && (c.gc_id[prev] != c.gc_id[row].wrapping_add(1)
+                || !matches!(kind(prev), Some("full") | Some("young")))
         {
             return;
         }
@@ -234,10 +244,10 @@ impl Parser {
             c.uptime_s[prev],
             c.uptime_s[prev] + c.pause_ms[prev] / 1000.0,
         );
-        if inner_start + 0.0015 >= start
-            && inner_end <= end + 0.0015
-            && c.pause_ms[prev] <= c.pause_ms[row]
-        {
+        // Without time decorators the order of the lines and the ids are all there is to go by.
+        let timed = !start.is_nan() && !inner_start.is_nan();
+        let inside = !timed || inner_start + 0.0015 >= start && inner_end <= end + 0.0015;
+        if inside && c.pause_ms[prev] <= c.pause_ms[row] {
             self.cols.pause_ms[row] -= self.cols.pause_ms[prev];
         }
     }
@@ -261,13 +271,24 @@ impl Parser {
     }
 
     fn unified_concurrent(&mut self, gc_id: Option<i64>, body: &[u8]) -> LineClass {
+        if trim(body) == b"Concurrent Mark Abort" {
+            // G1 gave up the concurrent mark (a full GC came first): an event of its own, no duration.
+            let mut e = Event::new(CAT_CONCURRENT, b"concurrent-mark-abort");
+            e.phase = b"Concurrent Mark Abort";
+            e.gc_id = gc_id.unwrap_or(NULL_I64);
+            e.duration_ms = 0.0;
+            self.emit(e, true);
+            return LineClass::Matched;
+        }
         let Some((name, heap, ms)) = split_tail(body, false) else {
             return LineClass::Ignored; // the start line of a phase
         };
         if gc_id.is_none() && heap.is_none() {
             return LineClass::Ignored; // statistics tables
         }
-        let (named, cycle) = names::concurrent(name);
+        let Some((named, cycle)) = names::concurrent(name) else {
+            return LineClass::Ignored; // a debug line (refinement times and the like)
+        };
         let mut e = Event::new(if cycle { CAT_CYCLE } else { CAT_CONCURRENT }, &named.kind);
         e.phase = &named.phase;
         e.gc_id = gc_id.unwrap_or(NULL_I64);

@@ -16,7 +16,7 @@ fn parse(bytes: &[u8]) -> Parser {
     let d = &p.diag;
     assert_eq!(
         d.lines_total,
-        d.lines_matched + d.lines_ignored + d.lines_unknown,
+        d.lines_matched + d.lines_ignored + d.lines_unknown + d.lines_damaged,
         "every line is counted once"
     );
     p

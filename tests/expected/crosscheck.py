@@ -29,9 +29,12 @@ count). ``[GC concurrent-...]`` and ``[CMS-concurrent-...]`` are not pauses. Rec
 interleaved lines (tenuring distribution, heap prints; safepoint / application-time sentences) are removed
 first, then brackets are matched over the remaining text stream (G1 detail tables, adaptive-size and FLS
 output are balanced or bracket-free). A record that starts a line while another is open is its own
-record, except the young GC that CMS runs inside its remark (-XX:+CMSScavengeBeforeRemark), which belongs
-to the remark pause. A ``[GC`` record that also collects the old generation (a nested ``[CMS:``,
-``[CMS (concurrent mode failure)`` or ``[Tenured:``: promotion failure) counts as full.
+record, except the young GC that CMS runs inside its remark (-XX:+CMSScavengeBeforeRemark): it is a young
+pause of its own (its own last ``N secs``), taken out of the remark's time. A ``[GC`` record that also
+collects the old generation (a nested ``[CMS:``, ``[CMS (concurrent mode failure)``, ``[CMSbailing out to
+foreground collection`` or ``[Tenured:``: promotion failure) counts as full. Without details
+(-verbose:gc), CMS prints its initial mark and remark as ``[GC 46468K(83008K), 0.0039 secs]`` (an
+occupancy, no ``->``): not young.
 JDK 8 Shenandoah: ``[Pause <name>, N ms]`` records are pauses (``[Pause ..., start]`` lines are not).
 """
 
@@ -187,7 +190,13 @@ REC_START = re.compile(
 SECS = re.compile(r"(\d+(?:[.,]\d+)?)\s*secs?\b")
 SHEN_MS = re.compile(r"(\d+(?:[.,]\d+)?) ms\s*$")
 NESTED = re.compile(r"\[[^\[\]]*\]")
-OLD_GEN_IN_YOUNG = re.compile(r"\[(?:(?:AS)?CMS(?=\s*:|\s*\(concurrent mode|\d|\s*$)|Tenured\s*:)", re.M)
+OLD_GEN_IN_YOUNG = re.compile(
+    r"\[(?:(?:AS)?CMS(?=\s*:|\s*\(concurrent mode|\d|\s*$|bailing)|Tenured\s*:)", re.M
+)
+# -verbose:gc CMS initial mark / remark: an occupancy and a time, no "->"
+SIMPLE_MARK = re.compile(r"GC\s+\d+[KMG]?\(\d+[KMG]?\),\s*\d+(?:[.,]\d+)?\s*secs\s*$")
+# the young collection inside a CMS remark (-XX:+CMSScavengeBeforeRemark)
+INNER_GC = re.compile(r"\[GC(?![A-Za-z])")
 
 
 def _classify_legacy(body: str) -> str:
@@ -202,6 +211,8 @@ def _classify_legacy(body: str) -> str:
     ):
         return "other"
     if re.search(r"\[1 (?:AS)?CMS-(?:initial-mark|remark)", body):
+        return "other"
+    if SIMPLE_MARK.match(body):
         return "other"
     # a young collection that also collected the old generation (promotion failure, concurrent mode failure)
     if OLD_GEN_IN_YOUNG.search(body):
@@ -304,7 +315,41 @@ def _finish(c: Counts, body: str, lineno: int, uptime: float | None) -> None:
     ms = _num(secs[-1]) * 1000 if secs else 0.0
     if not secs:
         c.notes.append(f"no time at line {lineno}")
-    c.pauses.append(Pause(lineno, _classify_legacy(body), ms, _oneline(body), uptime))
+    kind = _classify_legacy(body)
+    if kind == "other" and "YG occupancy" in body:
+        for m in INNER_GC.finditer(body):
+            record = _balanced(body, m.start())
+            if not re.search(r"\[(?:ParNew|DefNew)", record):
+                continue
+            inner = _own_text(record[1:-1])
+            inner_secs = SECS.findall(inner)
+            if inner_secs:
+                young_ms = _num(inner_secs[-1]) * 1000
+                c.pauses.append(Pause(lineno, "young", young_ms, _oneline(inner), uptime))
+                ms -= young_ms
+    c.pauses.append(Pause(lineno, kind, ms, _oneline(body), uptime))
+
+
+def _balanced(text: str, start: int) -> str:
+    """The bracketed record that opens at text[start] ('['), brackets included."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "[":
+            depth += 1
+        elif text[i] == "]":
+            depth -= 1
+            if depth == 0:
+                return text[start : i + 1]
+    return text[start:]
+
+
+def _own_text(body: str) -> str:
+    """A record's text without the records nested in it."""
+    while True:
+        t = NESTED.sub("", body)
+        if t == body:
+            return body
+        body = t
 
 
 def _oneline(body: str) -> str:

@@ -4,6 +4,7 @@ tests/expected/gclogs/<log>.toml (checked by reading the logs; see tests/expecte
 from __future__ import annotations
 
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import jvmlab  # noqa: E402
-from corpus import corpus  # noqa: E402
+from corpus import corpus, documented_kinds  # noqa: E402
 from expected.regenerate import figures  # noqa: E402
 from jvmlab.errors import JvmLabError, UnsupportedFormatError  # noqa: E402
 
@@ -51,3 +52,15 @@ def test_openj9_logs_are_refused_clearly():
 def test_every_log_has_expectations():
     missing = [e.path for e in LOGS if not e.expected_file.exists()]
     assert not missing
+
+
+def test_event_kinds_are_the_documented_vocabulary():
+    # Each log's kinds are what the parser gives it (test_log_parses_to_expected_figures): together, they
+    # are all documented, and none was built from the numbers of a line.
+    seen: dict[str, str] = {}
+    for entry in LOGS:
+        for kind in entry.expected().get("kinds", {}):
+            seen.setdefault(kind, entry.path)
+    assert not [k for k in seen if re.search(r"\d", k)], seen
+    undocumented = {k: path for k, path in seen.items() if k not in documented_kinds()}
+    assert not undocumented, undocumented

@@ -29,7 +29,7 @@ from jvmlab.workloads import classes_dir
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CACHE_DIR = REPO_ROOT / "build" / "jfr-logs"
-JDK_MAJORS = (17, 25)
+JDK_MAJORS = (11, 17, 25)
 JVM_TIMEOUT_S = 90
 JFR_EVENTS = ("jdk.GarbageCollection", "jdk.ExecuteVMOperation")
 JFR_PRINT_TIMEOUT_S = 60
@@ -72,7 +72,15 @@ SHENANDOAH_GEN = Collector(
     "shenandoah-gen",
     ("-XX:+UseShenandoahGC", "-XX:+UnlockExperimentalVMOptions", "-XX:ShenandoahGCMode=generational"),
 )
+# JDK 11 has CMS: started early (20% occupancy) so that its cycles, and its scavenges before remark,
+# happen within the run.
+CMS_SBR = Collector(
+    "cms-sbr",
+    ("-XX:+UseConcMarkSweepGC", "-XX:+CMSScavengeBeforeRemark", "-XX:CMSInitiatingOccupancyFraction=20",
+     "-XX:+UseCMSInitiatingOccupancyOnly"),
+)  # fmt: skip
 COLLECTORS = {
+    11: (CMS_SBR,),
     17: (SERIAL, PARALLEL, G1, ZGC, SHENANDOAH),
     25: (SERIAL, PARALLEL, G1, ZGC, SHENANDOAH, SHENANDOAH_GEN),
 }

@@ -1,7 +1,8 @@
 """Cross-check of the GC log parser against the JVM's own JFR events (jdk.GarbageCollection).
 
-For each installed JDK 17 / 25, each collector it accepts and several -Xlog selections and decorator sets
-(jfr_runs.py), GcChurn runs for ~3 s with a JFR recording and the GC logs. Per log:
+For each installed JDK 11 (CMS with scavenge before remark) / 17 / 25, each collector it accepts and
+several -Xlog selections and decorator sets (jfr_runs.py), GcChurn runs for ~3 s with a JFR recording and
+the GC logs. Per log:
   - no unknown GC lines;
   - every JFR gcId is a gc_id of the event table;
   - per gc id, the sum of pause_ms of the `pause` rows matches JFR's sumOfPauses (summed over the JFR
@@ -19,7 +20,9 @@ from dataclasses import dataclass
 
 import polars as pl
 import pytest
+from corpus import documented_kinds
 from jfr_runs import (
+    CMS_SBR,
     G1,
     LOG_CONFIGS,
     PARALLEL,
@@ -42,6 +45,7 @@ PAUSE_TOLERANCE_MS = 0.05  # the log prints pauses to 0.001 ms; the two timers d
 PAUSE_TOLERANCE_FRACTION = 0.01
 MIN_AGREEMENT = 0.9
 MIN_JFR_COLLECTIONS = 5
+CMS_SCOPE_MS = 0.2  # CMS initial mark / remark: log - JFR per pause, measured -0.06..+0.15 ms (JDK 11.0.13)
 
 CASES = all_cases()
 Explains = Callable[[Case, JfrGc, LogGc | None], bool]
@@ -87,6 +91,19 @@ def _jfr_scope_wider(collector: Collector, max_shortfall_ms: float) -> Explains:
     return explains
 
 
+def _cms_remark_holds_its_scavenge(case: Case, jfr: JfrGc, log: LogGc | None) -> bool:
+    """JFR's CMS cycle counts the young collection run inside its remark (a GC of its own in both) in its
+    sumOfPauses; the table counts it once, in the young row: the cycle is shorter by one such scavenge
+    (or by none, for a cycle a full GC ended before its remark), within the two timers' scopes."""
+    if case.run.collector is not CMS_SBR or log is None or "ConcurrentMarkSweep" not in jfr.names:
+        return False
+    events = load_case(case).log.events
+    scavenges = events.filter(pl.col("kind") == "young", pl.col("cause") == "CMS Final Remark")["pause_ms"]
+    tolerance_ms = max(PAUSE_TOLERANCE_MS, PAUSE_TOLERANCE_FRACTION * jfr.sum_of_pauses_ms)
+    tolerance_ms += CMS_SCOPE_MS * log.pauses
+    return any(abs(_excess_ms(jfr, log) + s) <= tolerance_ms for s in [0.0, *scavenges])
+
+
 def _zgc_pauses_not_selected(case: Case, jfr: JfrGc, log: LogGc | None) -> bool:
     return case.run.collector is ZGC and not case.log.logs_zgc_pauses and log is None
 
@@ -103,6 +120,11 @@ KNOWN_DIFFERENCES = (
     # ZGC logs its pauses (Pause Mark Start/End, Relocate Start) at gc+phases: a selection without gc*
     # has the collection lines but no pause lines, so the table has no pause rows for these ids.
     KnownDifference("zgc-pauses-not-selected", _zgc_pauses_not_selected),
+    # CMS (JDK 11) with -XX:+CMSScavengeBeforeRemark: the remark's log line times the scavenge too; the
+    # table takes it out of the remark (it is a young row of its own), JFR counts it twice.
+    KnownDifference("cms-remark-holds-its-scavenge", _cms_remark_holds_its_scavenge),
+    # CMS (JDK 11): like Serial, the young pause's GCTraceTime wraps more than JFR's timer.
+    KnownDifference("cms-log-scope-wider", _log_scope_wider(CMS_SBR, 0.3)),
     # Serial: GCTraceTime "Pause Young"/"Pause Full" (GenCollectedHeap::do_collection in 17,
     # SerialHeap::do_young_collection in 25) wraps print_heap_before_gc, gc_prologue/epilogue, the heap
     # change printing and memory-pool tracking; JFR's STWGCTimer only runs inside the generation's collect().
@@ -168,7 +190,7 @@ def loaded(case: Case) -> Loaded:
         pytest.fail(str(e))
 
 
-requires_cases = pytest.mark.skipif(not CASES, reason="no JDK 17 or 25 with bin/jfr is installed")
+requires_cases = pytest.mark.skipif(not CASES, reason="no JDK 11, 17 or 25 with bin/jfr is installed")
 
 
 # ---- the tests -----------------------------------------------------------------------------------------
@@ -259,3 +281,16 @@ def test_decorators_are_detected(case: Case, prefetched: None) -> None:
         # One date decorator: on a UTC machine `time` and `utctime` print the same text; jvmlab says `time`.
         expected[expected.index("utctime")] = "time"
     assert run.log.format["decorators"] == expected, f"{run.path}: -Xlog decorators {case.log.decorators}"
+
+
+@requires_cases
+@pytest.mark.parametrize("case", params("kinds"))
+def test_event_kinds_are_documented_words(case: Case, prefetched: None) -> None:
+    """Debug selections print lines such as `Concurrent refinement times: Logged Cards Scan time goal:
+    20.00ms ...`: no kind is built from them. An aborted concurrent mark is an event of its own."""
+    run = loaded(case)
+    kinds = set(run.log.events["kind"].cast(pl.String).unique())
+    assert kinds <= documented_kinds(), kinds - documented_kinds()
+    text = run.path.read_text(errors="replace")
+    aborts = text.count("Concurrent Mark Abort")
+    assert (run.log.events["kind"] == "concurrent-mark-abort").sum() == aborts

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-from jvmlab.metrics.concurrent import FROM_CYCLE_ROWS, FROM_PHASES, CycleStats
+from jvmlab.metrics.concurrent import ABORT, FROM_CYCLE_ROWS, FROM_PHASES, CycleStats
 
 from reference.selection import CONCURRENT, CYCLE, Events, EventSets
 
@@ -44,9 +44,12 @@ def cycle_durations_ms(events: Events) -> tuple[np.ndarray, str | None]:
 
 def cycle_stats(events: Events) -> CycleStats:
     durations, source = cycle_durations_ms(events)
+    sets = EventSets.of(events)
+    aborted = sets.count(sets.of_kind(ABORT))
     if len(durations) == 0:
-        return CycleStats(count=0, total_ms=None, mean_ms=None, max_ms=None, source=None)
+        return CycleStats(count=0, total_ms=None, mean_ms=None, max_ms=None, source=None, aborted=aborted)
     return CycleStats(
+        aborted=aborted,
         count=len(durations),
         total_ms=float(durations.sum()),
         mean_ms=float(durations.mean()),

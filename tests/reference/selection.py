@@ -105,6 +105,9 @@ class EventSets:
     def of_category(self, category: str) -> pl.Series | None:
         return self._restricted(("category", category), pl.col("category") == category)
 
+    def of_kind(self, kind: str) -> pl.Series | None:
+        return self._restricted(("kind", kind), pl.col("kind") == kind)
+
     def pauses(self, kinds: Iterable[str] | None = None) -> pl.Series | None:
         """Stop-the-world GC pauses (category "pause"), optionally only of the given kinds."""
         if kinds is None:

@@ -287,6 +287,8 @@ fn diagnostics_to_python<'py>(py: Python<'py>, p: &Parser) -> PyResult<Bound<'py
     diag.set_item("lines_ignored", d.lines_ignored)?;
     diag.set_item("lines_unknown", d.lines_unknown)?;
     diag.set_item("lines_unknown_gc", d.lines_unknown_gc)?;
+    diag.set_item("lines_damaged", d.lines_damaged)?;
+    diag.set_item("damaged_at", d.damaged_at.clone())?;
     diag.set_item("unknown_samples", &d.unknown_samples)?;
     diag.set_item("time_backwards", d.time_backwards)?;
     diag.set_item("time_backwards_samples", &d.time_backwards_samples)?;

@@ -46,9 +46,12 @@ def _native_run(sources: list[Source], call: NativeCall) -> dict[str, Any]:
     for src in sources:
         sniff.check(src)
     try:
-        return call([(s.path, s.entry) for s in sources])
+        raw = call([(s.path, s.entry) for s in sources])
     except OSError as e:
         raise InputError(str(sources[0]), str(e).split(": ", 1)[-1]) from None
+    diag = raw["diagnostics"]
+    diag["damaged_at"] = [f"{sources[i]}:{line}" for i, line in diag["damaged_at"]]  # file:line
+    return raw
 
 
 def _log_name(sources: list[Source]) -> str:
@@ -65,6 +68,10 @@ def _check(name: str, events: int, diag: dict[str, Any], fmt: dict[str, Any], *,
     if strict and diag["lines_unknown"]:
         sample = diag["unknown_samples"][0] if diag["unknown_samples"] else ""
         raise StrictModeError(f"{name}: {diag['lines_unknown']} unknown lines (--strict), first: {sample!r}")
+    if strict and diag["lines_damaged"]:
+        raise StrictModeError(
+            f"{name}: {diag['lines_damaged']} damaged lines (--strict), first at {diag['damaged_at'][0]}"
+        )
 
 
 def parse(sources: list[Source], *, strict: bool = False, label: str = "") -> GcLog:

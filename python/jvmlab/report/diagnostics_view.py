@@ -17,10 +17,17 @@ def _clip(line: str) -> str:
 
 
 def lines_line(d: Mapping[str, Any]) -> str:
+    damaged = f" · {d['lines_damaged']:,} damaged" if d.get("lines_damaged") else ""
     return (
         f"lines: {d.get('lines_total', 0):,} total · {d.get('lines_matched', 0):,} matched · "
-        f"{d.get('lines_ignored', 0):,} ignored · {d.get('lines_unknown', 0):,} unknown"
+        f"{d.get('lines_ignored', 0):,} ignored · {d.get('lines_unknown', 0):,} unknown{damaged}"
     )
+
+
+def _damaged_places(d: Mapping[str, Any]) -> str:
+    shown = list(d.get("damaged_at", []))[:5]
+    rest = d.get("lines_damaged", 0) - len(shown)
+    return ", ".join(shown) + (f" and {rest:,} more" if rest > 0 else "")
 
 
 def diagnostics_lines(d: Mapping[str, Any]) -> list[str]:
@@ -52,4 +59,9 @@ def quality_warnings(d: Mapping[str, Any]) -> list[str]:
         )
     if d.get("truncated"):
         out.append("the log ends in the middle of an event (truncated): the last event is incomplete")
+    if d.get("lines_damaged"):
+        out.append(
+            f"{d['lines_damaged']:,} damaged lines (NUL bytes or binary data, as a crash leaves in a file) "
+            f"at {_damaged_places(d)}: skipped; every intact event around them is kept"
+        )
     return out

@@ -167,6 +167,8 @@ def other_section(s: GcSummary) -> Section:
     causes = ", ".join(f"{cause} {n:,}" for cause, n in s.full_gc_causes.items()) or "no full GCs"
     c, sp = s.concurrent_cycles, s.safepoints
     cycles = f"{c.count:,}, mean {units.ms(c.mean_ms)}, max {units.ms(c.max_ms)}" if c.count else "none"
+    if c.aborted:
+        cycles += f"; {c.aborted:,} concurrent marks aborted (a full GC came first)"
     safepoints = "none in the log"
     if sp.count:
         safepoints = (
