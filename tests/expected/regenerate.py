@@ -1,8 +1,10 @@
 """Writes tests/expected/gclogs/*.toml from the current parser, for review.
 
 Every file is meant to be checked by reading the log (and tests/expected/crosscheck.py, an independent
-regex count); `verified` in a file says how it was checked. Re-running this overwrites the figures but
-keeps the `verified` and `note` lines of existing files.
+regex count); `verified` in a file says how it was checked. Re-running this overwrites the figures and keeps
+the `note` lines; a file whose figures change loses its `verified` line (what was checked is no longer what
+it holds): check it again, then `crosscheck.py --mark-verified` marks the ones it agrees with, and
+tests/gclog/test_golden_files.py fails on any file left unverified.
 
     .venv/bin/python tests/expected/regenerate.py [PATH_SUBSTRING]
 """
@@ -10,6 +12,7 @@ keeps the `verified` and `note` lines of existing files.
 from __future__ import annotations
 
 import sys
+import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -64,15 +67,24 @@ def main() -> None:
         if pattern not in entry.path:
             continue
         out = entry.expected_file
-        keep = []
-        if out.exists():
-            keep = [ln for ln in out.read_text().splitlines() if ln.startswith(("verified", "note"))]
+        old = out.read_text() if out.exists() else ""
+        keep = [ln for ln in old.splitlines() if ln.startswith(("verified", "note"))]
         try:
             fig = figures(jvmlab.gclog.load(entry.file))
         except JvmLabError as e:
             fig = {"error": str(e).split(": ", 1)[-1]}
+        if _figures_of(old) != _figures_of(render(entry.path, fig, [])):
+            keep = [ln for ln in keep if ln.startswith("note")]
+            if old:
+                print(f"changed, no longer verified: {entry.path}")
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(render(entry.path, fig, keep))
+
+
+def _figures_of(text: str) -> dict:
+    """The figures of an expectation file, without its `verified` and `note` lines."""
+    data = tomllib.loads(text) if text else {}
+    return {k: v for k, v in data.items() if k not in ("verified", "note")}
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ def postgres_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def store(request: pytest.FixtureRequest, tmp_path) -> Iterator[Store]:
     if request.param == "sqlite":
         s = Store.open(str(tmp_path / "jvmlab.db"))

@@ -21,6 +21,9 @@ KEPT = ("default", "cms-young2x", "g1-young2x")
 RATES = {"low": 150, "high": 300}  # named as the example's levels: its goals apply
 
 
+pytestmark = pytest.mark.jvm
+
+
 def small_study() -> dict:
     data = tomllib.loads(EXAMPLE.read_text())
     data["matrix"].update(jdks=["11", "21"], repetitions=1)

@@ -17,7 +17,7 @@ name = "cli-test"
 command = ["{java}", "{jvm_opts}", "-cp", "{classes}", "jvmlab.workloads.GcChurn",
            "--duration-s=1", "--rate-mb-s=200", "--live-mb=16"]
 [matrix]
-jdks = ["openjdk-17.0.15", "17"]
+jdks = ["17"]
 repetitions = 1
 [matrix.flags]
 default = ["-Xmx128m"]
@@ -27,6 +27,9 @@ timeout_s = 60
 [telemetry]
 sample_interval_s = 0.2
 """
+
+
+pytestmark = pytest.mark.jvm
 
 
 @pytest.fixture(autouse=True)

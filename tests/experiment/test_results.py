@@ -38,6 +38,7 @@ def test_sparkline_is_zero_based_with_gaps():
     assert sparkline([0.0, None], 0.0) == "▁ "
 
 
+@pytest.mark.corpus
 def test_young_gc_rate_of_generational_zgc_is_its_minor_collections():
     """Generational ZGC has no young pauses: its minor collections are its young GCs (real JDK 25 log)."""
     zgc = gc_figures(GCLOGS / "generated/jdk25-zgc-gcstar.log")
@@ -59,6 +60,7 @@ CMS_FULL_GCS = (
 )
 
 
+@pytest.mark.corpus
 def test_full_gc_pause_time_per_minute_of_a_real_log():
     """The full GCs' pause total is the sum over the full pauses of the event table; trials and levels read
     their pause time per minute, mean and peak, and so do the measures that goals name."""

@@ -12,6 +12,8 @@ from jvmlab.errors import JvmLabError
 from jvmlab.experiment.spec import load_spec
 from jvmlab.experiment.store import Store
 
+pytestmark = pytest.mark.jvm
+
 
 @pytest.fixture(autouse=True)
 def wide_console(monkeypatch):

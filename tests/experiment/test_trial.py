@@ -14,6 +14,8 @@ import pytest
 from jvmlab.experiment.spec import parse_spec
 from jvmlab.experiment.trial import TrialSetup, run_trial
 
+pytestmark = pytest.mark.jvm
+
 
 def workload(tmp_path: Path, body: str, **spec: object) -> tuple[object, TrialSetup]:
     script = tmp_path / "work.py"

@@ -23,6 +23,7 @@ def test_unified_time_and_uptime(tmp_path):
     assert jvm_start_epoch(log) == pytest.approx(epoch("2026-11-23T17:01:02.125+0000"), abs=0.002)
 
 
+@pytest.mark.corpus
 def test_jdk8_date_and_time_stamps():
     log = GCLOGS / "gcviewer" / "openjdk" / "SampleSun1_8_0Parallel_Apple.txt"
     if not log.exists():

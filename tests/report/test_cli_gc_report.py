@@ -41,8 +41,11 @@ def test_default_output_labels_and_window(cli, gclog, tmp_path, monkeypatch):
     ("args", "message"),
     [
         (["{tmp}/missing.log"], "error: {tmp}/missing.log: no such file"),
-        (["{g1}", "-o", "{tmp}/no-folder/r.html"], "error: {tmp}/no-folder/r.html: cannot write: folder"),
-        (["{g1}", "-o", "{tmp}"], "error: {tmp}: is a directory"),
+        (
+            ["{g1}", "-o", "{tmp}/no-folder/r.html"],
+            "error: {tmp}/no-folder/r.html: cannot write the report: folder",
+        ),
+        (["{g1}", "-o", "{tmp}"], "error: {tmp}: is a folder"),
         (["{g1}", "--start-s", "9", "--end-s", "3"], "error: time window ends (3.0 s) before it starts"),
         (["a={g1}", "a={g1}"], "error: label 'a' names two inputs"),
     ],

@@ -114,6 +114,7 @@ def test_text_from_the_spec_is_escaped(db, tmp_path):
 @pytest.mark.skipif(
     chromium() is None and not os.environ.get("CI"), reason="Chromium not installed (make chromium)"
 )
+@pytest.mark.chromium
 def test_the_report_in_a_browser(db, tmp_path):
     pages = []
     for ref in ("synthetic", "levels"):

@@ -145,7 +145,7 @@ def test_write_reports_a_missing_folder(tmp_path):
     target = tmp_path / "missing" / "r.html"
     with pytest.raises(InputError, match="folder .*missing does not exist"):
         write(_page(Text(("x",))), target)
-    with pytest.raises(InputError, match="is a directory"):
+    with pytest.raises(InputError, match="is a folder"):
         write(_page(Text(("x",))), tmp_path)
     size = write(_page(Text(("x",))), tmp_path / "r.html")
     assert size == (tmp_path / "r.html").stat().st_size

@@ -17,6 +17,9 @@ from report_logs import G1
 BUDGET_S = 20.0
 
 
+pytestmark = [pytest.mark.chromium, pytest.mark.corpus]
+
+
 def need_chromium() -> None:
     if chromium() is None:
         if os.environ.get("CI"):

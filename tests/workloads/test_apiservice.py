@@ -28,6 +28,9 @@ ORDER = {"userId": 7, "items": [{"productId": 42, "quantity": 2}, {"productId": 
 MB = 1 << 20
 
 
+pytestmark = pytest.mark.jvm
+
+
 @pytest.fixture(scope="module")
 def service():
     with Service({"idleTimeoutMs": "1500", "logIntervalS": "1"}) as s:
@@ -285,10 +288,13 @@ def test_concurrent_clients_all_succeed(service):
     assert after["errors"] == before["errors"] and after["rejected"] == before["rejected"]
 
 
-def status_now(service: Service) -> dict[str, int]:
-    """The counters of the last status line."""
-    line = [line for line in service.lines if STATUS.match(line)][-1]
-    return {k: int(v) for k, v in re.findall(r"(requests|errors|rejected)=(\d+)", line)}
+def status_now(service: Service, wait_s: float = 5.0) -> dict[str, int]:
+    """The counters of the last status line (waiting for the first: one comes a second)."""
+    deadline = time.monotonic() + wait_s
+    while not (lines := [line for line in service.lines if STATUS.match(line)]):
+        assert time.monotonic() < deadline, "no status line"
+        time.sleep(0.1)
+    return {k: int(v) for k, v in re.findall(r"(requests|errors|rejected)=(\d+)", lines[-1])}
 
 
 def test_a_full_queue_is_answered_503_and_counted():

@@ -25,6 +25,9 @@ PROGRESS = re.compile(
 )
 
 
+pytestmark = pytest.mark.jvm
+
+
 def chunkgen(*args: str, java: str = "java", jvm: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
     argv = [java, *jvm, "-cp", str(classes_dir("ChunkGen")), CHUNKGEN, *args]
     return subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from jvmlab.cli.output import print_renderables, print_text
+from jvmlab.cli.output import print_renderables, write_output
 from jvmlab.errors import UsageError
 from jvmlab.experiment.comparison import Comparison, stored_comparison
 from jvmlab.experiment.store import Store
@@ -36,15 +36,6 @@ def load(experiment: str | None, db: str | None, baseline: str | None, alpha: fl
         return stored_comparison(store, experiment, baseline=baseline, alpha=alpha)
     finally:
         store.close()
-
-
-def write_output(text: str, output: Path | None) -> None:
-    if output is None:
-        print_text(text)
-        return
-    if not output.parent.is_dir():
-        raise UsageError(f"-o {output}: folder {output.parent} does not exist")
-    output.write_text(text)
 
 
 def run(options: CompareOptions) -> None:

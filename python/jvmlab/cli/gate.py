@@ -11,8 +11,8 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from jvmlab.cli.compare import load, write_output
-from jvmlab.cli.output import print_renderables
+from jvmlab.cli.compare import load
+from jvmlab.cli.output import print_renderables, write_output
 from jvmlab.errors import UsageError
 from jvmlab.experiment.gate import GateResult, gate
 from jvmlab.report.comparison_text import verdict_text

@@ -56,10 +56,11 @@ def _log_path(sources: tuple[Source, ...]) -> str:
 
 
 def run(options: ReportOptions) -> None:
+    from jvmlab.errors import check_writable
     from jvmlab.report.gc_report import gc_report_page
-    from jvmlab.report.html.page import check_writable, write
+    from jvmlab.report.html.page import write
 
-    check_writable(options.output)  # before parsing: a wrong -o fails at once
+    check_writable(options.output, what="report")  # before parsing: a wrong -o fails at once
     logs = load_logs(list(options.logs), strict=options.strict)
     size = write(gc_report_page(logs, window=options.window), options.output)
     print_text(f"wrote {options.output} ({units.size(size)}, {size:,} bytes)")

@@ -1,5 +1,6 @@
-"""`jvmlab`: the command line. Thin: parse -> typed options -> library -> render, and one error printer:
-a JvmLabError (a user mistake or unusable input) becomes one red line on stderr and exit code 2."""
+"""`jvmlab`: the command line. Thin: parse -> typed options -> library -> render. How it ends is
+jvmlab.entry's: a JvmLabError (a user mistake or unusable input) is one line on stderr and exit 2, anything
+unexpected one line and exit 3."""
 
 from __future__ import annotations
 
@@ -19,11 +20,7 @@ from jvmlab.cli.experiments import (
 from jvmlab.cli.gc import gc_app
 from jvmlab.cli.jdks import jdks_app
 from jvmlab.cli.load import load_command
-from jvmlab.cli.output import print_error
-from jvmlab.errors import JvmLabError
-
-EXIT_USER_ERROR = 2
-EXIT_INTERRUPTED = 130
+from jvmlab.entry import guarded
 
 app = typer.Typer(
     name="jvmlab",
@@ -64,19 +61,19 @@ def _exit_code(e: SystemExit) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Runs the CLI and returns the exit code: 0 ok, 2 user error, 130 interrupted (typer itself exits 1
+    """Runs the CLI and returns the exit code: 0 ok, 1 what a command says it means (`jvmlab gate`: a goal
+    failed or a measure regressed), 2 user error, 3 internal error, 130 interrupted (typer itself exits 1
     quietly when the reader of stdout goes away, as in `jvmlab gc events gc.log --csv - | head`)."""
-    command = typer.main.get_command(app)
-    try:
-        command.main(args=argv, prog_name="jvmlab", standalone_mode=True)
-    except SystemExit as e:
-        return _exit_code(e)
-    except JvmLabError as e:
-        print_error(str(e))
-        return EXIT_USER_ERROR
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
-    return 0
+
+    def run() -> int:
+        command = typer.main.get_command(app)
+        try:
+            command.main(args=argv, prog_name="jvmlab", standalone_mode=True)
+        except SystemExit as e:
+            return _exit_code(e)
+        return 0
+
+    return guarded(run)
 
 
 if __name__ == "__main__":

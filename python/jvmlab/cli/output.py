@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from jvmlab.errors import check_writable, write_file
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -37,10 +40,10 @@ def print_text(text: str) -> None:
     sys.stdout.flush()
 
 
-def print_error(message: str) -> None:
-    """The one error printer: one red line "error: <message>" on stderr."""
-    from rich.console import Console
-    from rich.text import Text
-
-    line = " ".join(message.split("\n"))
-    Console(stderr=True, highlight=False, soft_wrap=True).print(Text(f"error: {line}", style="red"))
+def write_output(text: str, output: Path | None) -> None:
+    """Text to the file `output`, or to stdout when None; a file that cannot be written is one error line."""
+    if output is None:
+        print_text(text)
+    else:
+        check_writable(output)
+        write_file(output, text)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from jvmlab.cli.compare import load, write_output
-from jvmlab.cli.output import print_text
-from jvmlab.errors import UsageError
+from jvmlab.cli.compare import load
+from jvmlab.cli.output import print_text, write_output
+from jvmlab.errors import UsageError, check_writable
 from jvmlab.experiment.store import Store
 from jvmlab.report.comparison_export import to_csv, to_json, to_markdown
 from jvmlab.report.comparison_view import comparison_view
@@ -32,8 +32,7 @@ def run(options: ReportOptions) -> None:
     if options.format not in FORMATS:
         raise UsageError(f"--format {options.format}: use one of {', '.join(FORMATS)}")
     output = options.output or Path(DEFAULT_OUTPUT[options.format])
-    if not output.parent.is_dir():
-        raise UsageError(f"-o {output}: folder {output.parent} does not exist")
+    check_writable(output, what="report")  # before the work: a wrong -o fails at once
     if options.format != "html":
         c = load(options.experiment, options.db, options.baseline, options.alpha)
         text = {"json": lambda: to_json(c), "csv": lambda: to_csv(c)}.get(

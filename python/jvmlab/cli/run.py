@@ -24,7 +24,7 @@ from jvmlab.errors import JvmLabError
 from jvmlab.experiment import interrupt, jdks
 from jvmlab.experiment.results import LevelResult, VariantResult, level_results, variant_results
 from jvmlab.experiment.run import Plan, Runner, make_plan, rejection_error
-from jvmlab.experiment.spec import ExperimentSpec, Metric, load_spec
+from jvmlab.experiment.spec import ExperimentSpec, Metric, load_spec, stored_spec
 from jvmlab.experiment.store import OK, REJECTED, Store, TrialOutcome, TrialRow
 from jvmlab.report.experiment_view import (
     levels_renderable,
@@ -149,7 +149,9 @@ def results(ref: str | None, db: str | None, as_json: bool) -> None:
         trials = store.trials(exp.id)
         rows = variant_results(trials, metric_series(store, trials))
         by_level = level_results(trials, store.levels(t.id for t in trials))
-        metric = ExperimentSpec.model_validate(exp.spec).workload.metric if exp.spec else None
+        metric = (
+            stored_spec(exp.spec, experiment=f"{exp.name} (#{exp.id})").workload.metric if exp.spec else None
+        )
     finally:
         store.close()
     if as_json:

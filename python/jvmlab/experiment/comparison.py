@@ -15,7 +15,7 @@ from jvmlab.errors import JvmLabError
 from jvmlab.experiment.goals import Verdict, goals_for, judge_variant
 from jvmlab.experiment.measures import STEADY, Measure, measures
 from jvmlab.experiment.results import since_ready
-from jvmlab.experiment.spec import ExperimentSpec
+from jvmlab.experiment.spec import ExperimentSpec, stored_spec
 from jvmlab.experiment.store import OK, ExperimentRow, LevelRow, Store, TrialRow
 from jvmlab.stats import (
     Change,
@@ -173,7 +173,7 @@ def compare_experiment(
 ) -> Comparison:
     """The comparison of an experiment from its stored rows (`levels`: trial id -> its levels;
     `metric_series`: trial id -> the workload metric's points)."""
-    spec = ExperimentSpec.model_validate(exp.spec)
+    spec = stored_spec(exp.spec, experiment=f"{exp.name} (#{exp.id})")
     if alpha is not None:
         spec = spec.model_copy(update={"compare": spec.compare.model_copy(update={"alpha": alpha})})
     if baseline is not None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from jvmlab.errors import JvmLabError
+from jvmlab.errors import InputError, JvmLabError, os_error_reason
 from jvmlab.experiment import environment, interrupt
 from jvmlab.experiment.planner import PlannedTrial, Variant, plan, variants
 from jvmlab.experiment.spec import ExperimentSpec
@@ -205,6 +205,12 @@ class Runner:
             raise rejection_error(p)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         run_dir = (self.run_root / f"{p.spec.name}-{stamp}").resolve()
+        try:  # before the experiment is stored: a --runs folder that cannot be written fails at once
+            run_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise InputError(
+                str(self.run_root), f"cannot make the trials' folder: {os_error_reason(e)}"
+            ) from None
         env = {
             "machine": environment.machine(),
             "jdks": {name: jdk_info(j, None) for name, j in p.jdks.items()},

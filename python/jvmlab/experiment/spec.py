@@ -27,7 +27,7 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from jvmlab.errors import JvmLabError
+from jvmlab.errors import JvmLabError, StoreError
 from jvmlab.load.driver import DEFAULT_TICK_S
 from jvmlab.load.mix import RequestModel
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -351,6 +351,19 @@ def _patterns(spec: ExperimentSpec) -> list[tuple[str, str]]:
     if w.metric:
         found.append((w.metric.regex, "workload.metric.regex"))
     return found
+
+
+def stored_spec(data: dict[str, Any], *, experiment: str) -> ExperimentSpec:
+    """The spec an experiment was stored with. A store written by another jvmlab version may hold a spec
+    this one cannot read: StoreError naming the experiment and the first key."""
+    try:
+        return ExperimentSpec.model_validate(data)
+    except ValidationError as e:
+        first = _most_telling(e.errors())
+        raise StoreError(
+            f"experiment {experiment}: its stored spec does not read with this jvmlab "
+            f"({_location(first['loc'])}: {first['msg']}); it was stored by another version"
+        ) from None
 
 
 def load_spec(path: str | Path) -> ExperimentSpec:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jvmlab.errors import JvmLabError
+from jvmlab.errors import StoreError
 from sqlalchemy import (
     JSON,
     Float,
@@ -31,7 +32,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 
 STORE_FORMAT_VERSION = 1
@@ -40,10 +41,6 @@ DEFAULT_DB = "jvmlab.db"
 # Trial states. A trial in a terminal state is never run again by --resume.
 PENDING, RUNNING, OK, FAILED, REJECTED, TIMEOUT = "pending", "running", "ok", "failed", "rejected", "timeout"
 TERMINAL = (OK, FAILED, REJECTED, TIMEOUT)
-
-
-class StoreError(JvmLabError):
-    """The store cannot be opened or used; the message names the URL and the fix."""
 
 
 class Base(DeclarativeBase):
@@ -211,13 +208,19 @@ class Store:
             ) from None
         except ModuleNotFoundError as e:
             raise StoreError(f"--db {url}: the database driver is not installed ({e.name})") from None
-        except OperationalError as e:
-            reason = str(e.orig).strip().splitlines()[0] if e.orig else str(e)
-            raise StoreError(f"--db {url or DEFAULT_DB}: cannot open the store ({reason})") from None
+        except SQLAlchemyError as e:
+            raise StoreError(f"--db {url or DEFAULT_DB}: cannot open the store ({_reason(e)})") from None
         return Store(engine, full)
 
-    def session(self) -> Session:
-        return Session(self.engine, expire_on_commit=False)
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session whose database errors (a store locked, gone, or not a jvmlab store) are StoreErrors."""
+        try:
+            with Session(self.engine, expire_on_commit=False) as s:
+                yield s
+        except SQLAlchemyError as e:
+            shown = self.engine.url.render_as_string(hide_password=True)
+            raise StoreError(f"{shown}: cannot use the store ({_reason(e)})") from None
 
     def close(self) -> None:
         self.engine.dispose()
@@ -350,6 +353,13 @@ class Store:
         with self.session() as s:
             q = select(ArtifactRow).where(ArtifactRow.trial_id == trial_id)
             return {a.kind: a.path for a in s.scalars(q)}
+
+
+def _reason(e: SQLAlchemyError) -> str:
+    """The database's own words, on one line: "file is not a database", "connection refused", ..."""
+    orig = getattr(e, "orig", None)
+    text = str(orig if orig is not None else e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
 
 
 def _add_new_columns(engine: Engine) -> None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jvmlab.errors import JvmLabError
+from jvmlab.errors import InputError, JvmLabError, os_error_reason
 from jvmlab.experiment import interrupt, levels, telemetry
 from jvmlab.experiment.command import build_argv, fill
 from jvmlab.experiment.process import end_tree, spawn
@@ -72,15 +72,19 @@ def free_port() -> int:
 
 def prepare(spec: ExperimentSpec, setup: TrialSetup) -> Launch:
     """Creates the trial's folder (a fresh copy of the working-directory template) and its argv."""
-    if setup.run_dir.exists():
-        shutil.rmtree(setup.run_dir)  # what a killed attempt left
-    setup.run_dir.mkdir(parents=True)
     workdir = setup.run_dir / "workdir"
     template = spec.template_dir()
-    if template is not None:
-        shutil.copytree(template, workdir, symlinks=True)
-    else:
-        workdir.mkdir()
+    try:
+        if setup.run_dir.exists():
+            shutil.rmtree(setup.run_dir)  # what a killed attempt left
+        setup.run_dir.mkdir(parents=True)
+        if template is not None:
+            shutil.copytree(template, workdir, symlinks=True)
+        else:
+            workdir.mkdir()
+    except OSError as e:
+        where = e.filename or setup.run_dir
+        raise InputError(str(where), f"cannot make the trial's folder: {os_error_reason(e)}") from None
     gc_log = setup.run_dir / "gc.log" if spec.telemetry.gc_log else None
     jfr = setup.run_dir / "recording.jfr" if spec.telemetry.jfr else None
     jvm_opts = list(setup.flags)

