@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import jvmlab
 import pytest
+from jvmlab.metrics import summarize
 from jvmlab.report import units
 from jvmlab.report.compare import compare, headline, percent_change
 from jvmlab.report.compare_view import compare_view
@@ -34,7 +35,7 @@ def test_units():
 
 
 def test_summary_view_rows(gclog):
-    view = summary_view(jvmlab.gclog.load(gclog("generated/jdk25-g1-gcstar.log")).summary())
+    view = summary_view(summarize(jvmlab.gclog.load(gclog("generated/jdk25-g1-gcstar.log"))))
     assert [r.label for r in view.rate_rows] == ["Young GC", "Mixed GC", "Full GC", "All GCs"]
     assert view.rate_rows[0].count == "86"
     assert view.other_kinds_line == "other events: concurrent-cycle 16, remark 15, cleanup 10"
@@ -45,7 +46,7 @@ def test_summary_view_rows(gclog):
 
 def test_comparison_headline_and_warnings(gclog):
     logs = ["generated/jdk25-g1-gcstar.log", "generated/jdk25-parallel-gcstar.log"]
-    summaries = [jvmlab.gclog.load(gclog(p)).summary() for p in logs]
+    summaries = [summarize(jvmlab.gclog.load(gclog(p))) for p in logs]
     comparison = compare(summaries, ["g1", "parallel"])
     assert headline(comparison, 1).startswith("parallel vs g1: GCs -53%, Full GC +50%, mean pause +177%")
     assert any("different collectors (g1: G1, parallel: Parallel)" in w for w in comparison.warnings)

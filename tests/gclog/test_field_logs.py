@@ -15,6 +15,7 @@ import polars as pl
 import pytest
 from corpus import GCLOGS
 from jvmlab.errors import InputError, StrictModeError
+from jvmlab.metrics import summarize
 from jvmlab.report.diagnostics_view import quality_warnings
 
 CMS = GCLOGS / "gctoolkit-testdata/gctoolkit-gclogs/preunified/cms"
@@ -91,7 +92,7 @@ def test_an_aborted_concurrent_mark_is_an_event():
     assert aborts.height == 24 and set(aborts["category"].cast(pl.String)) == {"concurrent"}
     unified = jvmlab.gclog.load(G1_25)
     assert counts(unified).get("concurrent-mark-abort", 0) == G1_25.read_text().count("Concurrent Mark Abort")
-    summary = legacy.summary()
+    summary = summarize(legacy)
     assert summary.counts_by_kind["concurrent-mark-abort"] == 24
 
 

@@ -89,7 +89,7 @@ def test_notes_for_a_short_run_that_starts_late():
 
 
 def test_gclog_summary_method_calls_summarize():
-    assert synthetic().summary().pause_count == 4
+    assert summarize(synthetic()).pause_count == 4
 
 
 def test_pause_time_per_minute_of_each_pause_kind():

@@ -14,7 +14,7 @@ import pytest
 from jvmlab import _native
 from jvmlab.errors import JvmLabError
 from jvmlab.gclog.sources import resolve
-from jvmlab.metrics import summarize
+from jvmlab.metrics import summarize, summarize_path
 from jvmlab.metrics.summary import summary_of
 from metrics_frames import log_of
 from test_reference_selection import random_events
@@ -99,7 +99,7 @@ def test_a_narrowed_window_on_a_shared_log():
     reference = summarize_reference(log, window=window)
     assert reference.pause_count > 10
     assert differences(summarize(log, window=window), reference) == []
-    assert differences(jvmlab.gclog.summarize(entry.file, window=window), reference) == []
+    assert differences(summarize_path(entry.file, window=window), reference) == []
 
 
 @pytest.mark.skipif(not LOGS, reason="../shared/gclogs is not present")

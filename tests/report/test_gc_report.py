@@ -9,6 +9,7 @@ import jvmlab
 import numpy as np
 import polars as pl
 import pytest
+from jvmlab.metrics import summarize
 from jvmlab.report import units
 from jvmlab.report.gc_charts import MAX_BUCKETS, MIN_BUCKETS, bucket_width_s
 from jvmlab.report.gc_report import LabelledLog, gc_report_page
@@ -52,7 +53,7 @@ def test_g1_page_sections_and_charts(g1_page):
 
 
 def test_overview_holds_the_summary_figures(g1_page, g1_log):
-    s = g1_log.summary()
+    s = summarize(g1_log)
     overview = g1_page.section("overview")
     figures = _key_values(overview)
     assert figures["pauses"] == f"{s.pause_count:,}, {units.ms(s.pause_total_ms)} in total"
@@ -88,7 +89,7 @@ def test_pause_histogram_counts_every_pause(g1_page, g1_log):
 
 
 def test_per_bucket_bars_add_up_to_the_summary(g1_page, g1_log):
-    s = g1_log.summary()
+    s = summarize(g1_log)
     gc_rate = next(c for c in g1_page.charts() if c.id == "gc-rate")
     assert sum(sum(t["y"]) for t in gc_rate.figure["data"]) == s.gc_count
     assert gc_rate.trace_names == ["full", "mixed", "young", "concurrent cycle"]
@@ -150,7 +151,7 @@ def test_long_series_are_thinned(g1_log):
     heap = next(c for c in page.charts() if c.id == "heap")
     assert len(heap.trace("heap used (before → after GC)")["x"]) <= MAX_POINTS
     gc_rate = next(c for c in page.charts() if c.id == "gc-rate")
-    assert sum(sum(t["y"]) for t in gc_rate.figure["data"]) == log.summary().gc_count
+    assert sum(sum(t["y"]) for t in gc_rate.figure["data"]) == summarize(log).gc_count
     assert gc_rate.title == "GCs per minute by kind"  # 1,380 s: 23 minutes
 
 
@@ -168,7 +169,7 @@ def test_zgc_page(gclog):
     charts = {c.id: c for c in page.charts()}
     assert set(charts) == {"pause-scatter", "pause-histogram", "pause-time", "gc-rate", "heap"}
     assert set(charts["gc-rate"].trace_names) >= {"ZGC major", "ZGC minor"}
-    assert sum(sum(t["y"]) for t in charts["gc-rate"].figure["data"]) == log.summary().gc_count
+    assert sum(sum(t["y"]) for t in charts["gc-rate"].figure["data"]) == summarize(log).gc_count
     assert sum(_points(charts["pause-scatter"]).values()) == _pauses(log).height
 
 

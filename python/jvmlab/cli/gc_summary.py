@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import jvmlab.gclog
 from jvmlab.cli.output import print_renderables, print_text
-from jvmlab.metrics import GcSummary
+from jvmlab.metrics import GcSummary, summarize_paths
 from jvmlab.report.json_export import summary_document, to_json
 
 
@@ -25,7 +24,7 @@ class SummaryOptions:
 
 def summaries(options: SummaryOptions) -> list[GcSummary]:
     """One summary per input, made while parsing (no event table: memory does not grow with the log)."""
-    return jvmlab.gclog.summarize_many(list(options.logs), strict=options.strict, window=options.window)
+    return summarize_paths(list(options.logs), strict=options.strict, window=options.window)
 
 
 def run(options: SummaryOptions) -> None:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import jvmlab.gclog
 from jvmlab.errors import UsageError
-from jvmlab.metrics.summary import GcSummary
+from jvmlab.metrics.summary import GcSummary, summarize_path
 
 
 def split_label(arg: str) -> tuple[str | None, str]:
@@ -40,4 +39,4 @@ def summarize_labelled(args: list[str], *, strict: bool) -> tuple[list[str], lis
     """(labels, summaries): one log per argument (a file, a directory, a zip archive or a rotated set),
     summarized while parsing."""
     labels, paths = labelled(args)
-    return labels, [jvmlab.gclog.summarize(path, strict=strict) for path in paths]
+    return labels, [summarize_path(path, strict=strict) for path in paths]

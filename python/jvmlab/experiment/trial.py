@@ -165,10 +165,10 @@ def gc_figures(gc_log: Path | None, window: tuple[float, float] | None = None) -
         return None
     if not gc_log.exists():
         return {"error": "no GC log was written"}
-    from jvmlab.gclog import summarize  # deferred: only trials with a GC log need the parser
+    from jvmlab.metrics import summarize_path  # deferred: only trials with a GC log need the parser
 
     try:
-        return summarize(gc_log, window=window).model_dump(mode="json")
+        return summarize_path(gc_log, window=window).model_dump(mode="json")
     except JvmLabError as e:
         return {"error": str(e)}
 

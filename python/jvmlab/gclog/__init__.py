@@ -1,18 +1,15 @@
-"""GC logs: sources (rotated, gz, zip), format detection and the native parser -> event table."""
+"""GC logs: sources (rotated, gz, zip), format detection and the native parser -> event table. The
+figures made from it are jvmlab.metrics' (`metrics.summarize(log)`, `metrics.summarize_path(path)`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from jvmlab.gclog.log import GcLog, parse
 from jvmlab.gclog.sources import Source, resolve
 
-__all__ = ["GcLog", "Source", "load", "load_many", "summarize", "summarize_many"]
-
-if TYPE_CHECKING:
-    from jvmlab.metrics.summary import GcSummary, Window
+__all__ = ["GcLog", "Source", "load", "load_many", "one_log"]
 
 
 def load_many(paths: Iterable[str | Path], *, strict: bool = False) -> list[GcLog]:
@@ -31,26 +28,3 @@ def one_log(path_or_paths: str | Path | Iterable[str | Path]) -> list[Source]:
 def load(path_or_paths: str | Path | Iterable[str | Path], *, strict: bool = False) -> GcLog:
     """Loads one GC log (see `one_log`) into its event table."""
     return parse(one_log(path_or_paths), strict=strict)
-
-
-def summarize(
-    path_or_paths: str | Path | Iterable[str | Path],
-    *,
-    strict: bool = False,
-    window: Window | None = None,
-    label: str = "",
-) -> GcSummary:
-    """The summary of one GC log (see `one_log`), made while parsing: no event table is kept, so memory
-    does not grow with the log. Same figures as `load(...).summary()`."""
-    from jvmlab.metrics.summary import summarize_sources
-
-    return summarize_sources(one_log(path_or_paths), window=window, strict=strict, label=label)
-
-
-def summarize_many(
-    paths: Iterable[str | Path], *, strict: bool = False, window: Window | None = None
-) -> list[GcSummary]:
-    """One summary per input, made while parsing; files of one rotated set make one log."""
-    from jvmlab.metrics.summary import summarize_sources
-
-    return [summarize_sources(g, window=window, strict=strict) for g in resolve([str(p) for p in paths])]

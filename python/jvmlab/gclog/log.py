@@ -14,8 +14,6 @@ from jvmlab.gclog.sources import Source
 if TYPE_CHECKING:
     import polars as pl
 
-    from jvmlab.metrics.summary import GcSummary
-
 
 @dataclass(frozen=True)
 class GcLog:
@@ -31,11 +29,6 @@ class GcLog:
     @property
     def name(self) -> str:
         return self.label or str(self.sources[0])
-
-    def summary(self, **kwargs: Any) -> GcSummary:
-        from jvmlab.metrics.summary import summarize
-
-        return summarize(self, **kwargs)
 
 
 NativeCall = Callable[[list[tuple[str, str | None]]], dict[str, Any]]

@@ -1,6 +1,12 @@
 """Metrics: pure functions over the GC event table (docs/event-table.md), one concept per module.
 Definitions of every figure: docs/metrics.md."""
 
-from jvmlab.metrics.summary import SUMMARY_FORMAT_VERSION, GcSummary, summarize
+from jvmlab.metrics.summary import (
+    SUMMARY_FORMAT_VERSION,
+    GcSummary,
+    summarize,
+    summarize_path,
+    summarize_paths,
+)
 
-__all__ = ["SUMMARY_FORMAT_VERSION", "GcSummary", "summarize"]
+__all__ = ["SUMMARY_FORMAT_VERSION", "GcSummary", "summarize", "summarize_path", "summarize_paths"]

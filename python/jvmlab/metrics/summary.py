@@ -7,6 +7,8 @@ or over the event table of a loaded log (`summarize`). Both give the same figure
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
@@ -180,3 +182,27 @@ def summarize_sources(
         sources, window=bounds(*window) if window else None, strict=strict, label=label
     )
     return summary_of(native, name=name, fmt=fmt, diagnostics=diagnostics, window=window)
+
+
+def summarize_path(
+    path_or_paths: str | Path | Iterable[str | Path],
+    *,
+    strict: bool = False,
+    window: Window | None = None,
+    label: str = "",
+) -> GcSummary:
+    """The summary of one GC log (a file, a zip, a folder or the files of a rotated set: `gclog.one_log`),
+    made while parsing: no event table is kept, so memory does not grow with the log. Same figures as
+    `summarize(gclog.load(...))`."""
+    from jvmlab.gclog import one_log
+
+    return summarize_sources(one_log(path_or_paths), window=window, strict=strict, label=label)
+
+
+def summarize_paths(
+    paths: Iterable[str | Path], *, strict: bool = False, window: Window | None = None
+) -> list[GcSummary]:
+    """One summary per input, made while parsing; files of one rotated set make one log."""
+    from jvmlab.gclog.sources import resolve
+
+    return [summarize_sources(g, window=window, strict=strict) for g in resolve([str(p) for p in paths])]
