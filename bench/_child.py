@@ -66,8 +66,9 @@ def load(path: str) -> dict[str, Any]:
 
 
 def startup() -> dict[str, Any]:
-    import jvmlab
     import polars
+
+    import jvmlab
     from jvmlab import _native
 
     return {"jvmlab": jvmlab.__version__, "build_info": _native.build_info(), "polars": polars.__version__}

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from jvmlab.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import io
 import json
 
-import jvmlab
 import polars as pl
+
+import jvmlab
 from jvmlab.cli.main import main
 
 G1 = "generated/jdk25-g1-gcstar.log"

@@ -11,10 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from jvmlab import _native
 from jvmlab.entry import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, guarded
 from jvmlab.errors import JvmLabError
-from jvmlab.experiment.store import Store
+from jvmlab.experiment.storage import Store
 from jvmlab.load.driver import LoadPlan, drive
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiment"))

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import math
 
-import jvmlab
 import polars as pl
 import pytest
+
+import jvmlab
 
 G1 = "generated/jdk25-g1-gcstar.log"
 SAFEPOINTS = "generated/jdk17-g1-gcstar-safepoint-utctime-pid-tid.log"

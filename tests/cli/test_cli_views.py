@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import jvmlab
 import pytest
+
+import jvmlab
 from jvmlab.metrics import summarize
+from jvmlab.metrics.comparison import compare, percent_change
 from jvmlab.report import units
-from jvmlab.report.compare import compare, headline, percent_change
-from jvmlab.report.compare_view import compare_view
-from jvmlab.report.summary_view import summary_view
+from jvmlab.report.gclog.comparison_view import compare_view, headline
+from jvmlab.report.gclog.summary_view import summary_view
 
 
 @pytest.mark.parametrize(
@@ -54,3 +55,14 @@ def test_comparison_headline_and_warnings(gclog):
     assert "Mixed GC" in [r.label for r in view.rows]  # G1 had mixed GCs
     assert "mean concurrent cycle" in [r.label for r in view.rows]
     assert "safepoint time" not in [r.label for r in view.rows]  # no safepoints in either log
+
+
+def test_every_compared_figure_has_a_unit():
+    from jvmlab.metrics.comparison import FIGURES
+    from jvmlab.report import units
+    from jvmlab.report.gclog.comparison_view import show
+
+    assert show("allocation_rate_mib_per_s") is units.mib_per_s  # before the "_s" of seconds
+    assert show("young_gc_per_min") is units.per_min
+    for figure in FIGURES:
+        assert show(figure.key)(1.0) != units.MISSING, figure.key

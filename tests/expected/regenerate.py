@@ -17,8 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import jvmlab  # noqa: E402
 from corpus import corpus  # noqa: E402
+
+import jvmlab  # noqa: E402
 from jvmlab.errors import JvmLabError  # noqa: E402
 
 

@@ -6,8 +6,9 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from jvmlab.experiment.store import Store
 from postgres_server import pg_bin, postgres_server
+
+from jvmlab.experiment.storage import Store
 
 
 @pytest.fixture(scope="session")
@@ -27,7 +28,7 @@ def store(request: pytest.FixtureRequest, tmp_path) -> Iterator[Store]:
     else:
         url = request.getfixturevalue("postgres_url")
         s = Store.open(url)
-        from jvmlab.experiment.store import Base
+        from jvmlab.experiment.storage.tables import Base
 
         Base.metadata.drop_all(s.engine)  # every test starts from an empty database
         Base.metadata.create_all(s.engine)

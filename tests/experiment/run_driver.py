@@ -7,10 +7,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from jvmlab.experiment import interrupt
-from jvmlab.experiment.run import FlagVerdict, Runner, make_plan
+from jvmlab.experiment.execution import interrupt
+from jvmlab.experiment.execution.run import FlagVerdict, Runner, make_plan
 from jvmlab.experiment.spec import parse_spec
-from jvmlab.experiment.store import Store
+from jvmlab.experiment.storage import Store
 
 WORKLOAD = """
 import os, sys, time

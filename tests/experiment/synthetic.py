@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from jvmlab.experiment.spec import parse_spec
-from jvmlab.experiment.store import OK, LevelOutcome, Store, TrialOutcome
+from jvmlab.experiment.storage import OK, LevelOutcome, Store, TrialOutcome
 
 MIB = 1 << 20
 

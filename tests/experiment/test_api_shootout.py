@@ -6,15 +6,16 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-from jvmlab.experiment import jdks
-from jvmlab.experiment.comparison import stored_comparison
-from jvmlab.experiment.results import level_results
-from jvmlab.experiment.run import Runner, make_plan
-from jvmlab.experiment.spec import parse_spec
-from jvmlab.experiment.store import Store
-from jvmlab.report.experiment_view import levels_renderable
-from jvmlab.workloads import REPO_ROOT
 from rich.console import Console
+
+from jvmlab.experiment.analysis.comparison import stored_comparison
+from jvmlab.experiment.analysis.results import level_results
+from jvmlab.experiment.execution import jdks
+from jvmlab.experiment.execution.run import Runner, make_plan
+from jvmlab.experiment.spec import parse_spec
+from jvmlab.experiment.storage import Store
+from jvmlab.report.experiment.run_view import levels_renderable
+from jvmlab.workloads import REPO_ROOT
 
 EXAMPLE = REPO_ROOT / "examples" / "api-gc-shootout.toml"
 KEPT = ("default", "cms-young2x", "g1-young2x")

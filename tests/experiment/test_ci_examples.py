@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import typer
+
 from jvmlab.cli.main import app
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "ci"

@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from jvmlab.cli.main import main
-from jvmlab.experiment.store import Store
+from jvmlab.experiment.storage import Store
 
 SPEC = """
 name = "cli-test"

@@ -8,13 +8,14 @@ import io
 import json
 
 import pytest
+from synthetic import Variant, store_experiment
+
 from jvmlab.cli.main import main
 from jvmlab.errors import JvmLabError
-from jvmlab.experiment.comparison import resolve_baselines, stored_comparison
-from jvmlab.experiment.goals import FAIL, INCONCLUSIVE, PASS
-from jvmlab.experiment.store import Store
-from jvmlab.report.comparison_view import BETTER, SAME, WORSE, comparison_view
-from synthetic import Variant, store_experiment
+from jvmlab.experiment.analysis.comparison import resolve_baselines, stored_comparison
+from jvmlab.experiment.analysis.goals import FAIL, INCONCLUSIVE, PASS
+from jvmlab.experiment.storage import Store
+from jvmlab.report.experiment.comparison_view import BETTER, SAME, WORSE, comparison_view
 
 GOALS = {"all": ["ops_per_s >= +5%", "young_gc_per_min <= -20%", "pause_p99_ms <= 10", "rss_peak_mb <= 501"]}
 

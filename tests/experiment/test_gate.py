@@ -6,9 +6,10 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from jvmlab.cli.main import main
-from jvmlab.experiment.store import Store
 from synthetic import Variant, store_experiment
+
+from jvmlab.cli.main import main
+from jvmlab.experiment.storage import Store
 
 
 @pytest.fixture

@@ -4,7 +4,9 @@ inconclusive when the CI straddles the bound; the value alone without a CI)."""
 from __future__ import annotations
 
 import pytest
-from jvmlab.experiment.goals import (
+from synthetic import Variant, spec_dict
+
+from jvmlab.experiment.analysis.goals import (
     FAIL,
     INCONCLUSIVE,
     NO_DATA,
@@ -16,7 +18,6 @@ from jvmlab.experiment.goals import (
     parse_goal,
 )
 from jvmlab.experiment.spec import SpecError, parse_spec
-from synthetic import Variant, spec_dict
 
 
 def test_goal_syntax():

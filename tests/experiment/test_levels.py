@@ -8,9 +8,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from jvmlab.experiment.planner import Variant, plan
+
+from jvmlab.experiment.execution.planner import Variant, plan
+from jvmlab.experiment.execution.trial import TrialSetup, run_trial
 from jvmlab.experiment.spec import parse_spec
-from jvmlab.experiment.trial import TrialSetup, run_trial
 
 SERVICE = """
 import http.server, sys, threading, time

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from jvmlab.experiment.planner import plan, variants
+from jvmlab.experiment.execution.planner import plan, variants
 
 
 def test_matrix_and_repetitions():

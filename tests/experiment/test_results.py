@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import jvmlab.gclog
 import polars as pl
 import pytest
 from corpus import GCLOGS
-from jvmlab.experiment.measures import measures
-from jvmlab.experiment.results import FIGURES, LEVEL_FIGURES, Timeline
-from jvmlab.experiment.trial import gc_figures
+
+import jvmlab.gclog
+from jvmlab.experiment.analysis.measures import measures
+from jvmlab.experiment.analysis.results import FIGURES, LEVEL_FIGURES, Timeline
+from jvmlab.experiment.execution.trial import gc_figures
 from jvmlab.report.sparkline import sparkline
 
 

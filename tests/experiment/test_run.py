@@ -13,10 +13,11 @@ from pathlib import Path
 
 import psutil
 import pytest
+
 from jvmlab.errors import JvmLabError
-from jvmlab.experiment.run import make_plan
+from jvmlab.experiment.execution.run import make_plan
 from jvmlab.experiment.spec import parse_spec
-from jvmlab.experiment.store import PENDING, REJECTED, Store
+from jvmlab.experiment.storage import PENDING, REJECTED, Store
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

@@ -6,11 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from jvmlab.cli.main import main
 from jvmlab.demo import SPEC, demo_spec
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.spec import load_spec
-from jvmlab.experiment.store import Store
+from jvmlab.experiment.storage import Store
 
 pytestmark = pytest.mark.jvm
 

@@ -6,6 +6,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
 from jvmlab.experiment.spec import SpecError, load_spec, parse_spec
 
 REPO = Path(__file__).resolve().parents[2]

@@ -6,14 +6,15 @@ import math
 import sqlite3
 
 import pytest
-from jvmlab.experiment.store import (
+
+from jvmlab.errors import StoreError
+from jvmlab.experiment.storage import (
     FAILED,
     OK,
     PENDING,
     RUNNING,
     LevelOutcome,
     Store,
-    StoreError,
     TrialOutcome,
     engine_url,
 )

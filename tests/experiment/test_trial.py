@@ -11,8 +11,9 @@ from pathlib import Path
 
 import psutil
 import pytest
+
+from jvmlab.experiment.execution.trial import TrialSetup, run_trial
 from jvmlab.experiment.spec import parse_spec
-from jvmlab.experiment.trial import TrialSetup, run_trial
 
 pytestmark = pytest.mark.jvm
 

@@ -6,6 +6,7 @@ from datetime import datetime
 
 import pytest
 from corpus import GCLOGS
+
 from jvmlab.gclog.clock import jvm_start_epoch
 
 

@@ -12,9 +12,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import jvmlab  # noqa: E402
 from corpus import corpus, documented_kinds  # noqa: E402
 from expected.regenerate import figures  # noqa: E402
+
+import jvmlab  # noqa: E402
 from jvmlab.errors import JvmLabError, UnsupportedFormatError  # noqa: E402
 
 LOGS = corpus()

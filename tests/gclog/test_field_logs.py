@@ -10,13 +10,14 @@ import random
 import re
 from pathlib import Path
 
-import jvmlab
 import polars as pl
 import pytest
 from corpus import GCLOGS
+
+import jvmlab
 from jvmlab.errors import InputError, StrictModeError
 from jvmlab.metrics import summarize
-from jvmlab.report.diagnostics_view import quality_warnings
+from jvmlab.report.gclog.diagnostics_view import quality_warnings
 
 CMS = GCLOGS / "gctoolkit-testdata/gctoolkit-gclogs/preunified/cms"
 PARNEW = CMS / "parnew/details"

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import jvmlab  # noqa: E402
 from corpus import GCLOGS  # noqa: E402
+
+import jvmlab  # noqa: E402
 from jvmlab.errors import InputError, UnsupportedFormatError  # noqa: E402
 from jvmlab.gclog.sources import resolve, rotation_key  # noqa: E402
 

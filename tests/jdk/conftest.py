@@ -18,6 +18,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fake_jdks import FakeJdk, make_fake_jdk  # noqa: E402
+
 from jvmlab.cli.main import main  # noqa: E402
 from jvmlab.jdk.discovery import discover  # noqa: E402
 from jvmlab.jdk.model import Discovery, Jdk  # noqa: E402

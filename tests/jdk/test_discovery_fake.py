@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from jvmlab.jdk.discovery import Location, default_locations, discover, jdk_at
 
 FAST_TIMEOUT_S = 1.0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+
 from jvmlab.errors import UsageError
 from jvmlab.jdk.discovery import Location, discover
 from jvmlab.jdk.flags import check_flags, check_matrix, ergonomics_of, validate_flags

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tomllib
 
 import pytest
+
 from jvmlab.errors import UsageError
 from jvmlab.jdk.discovery import default_locations, discover
 from jvmlab.jdk.registry import register, registered, unregister

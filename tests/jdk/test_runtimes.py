@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+
 from jvmlab.errors import JvmLabError, UsageError
 from jvmlab.jdk import runtimes
 from jvmlab.jdk.discovery import Location, discover

@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+
 from jvmlab.errors import UsageError
 from jvmlab.jdk.model import Jdk
 from jvmlab.jdk.select import select_jdks

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from jvmlab.jdk.vendors import arch_of, build_of, distribution_of, read_release, vendor_of, vm_kind
 
 

@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import jfr_runs
 import pytest
+
 from jvmlab.errors import JvmLabError
 
 PARALLEL_JVMS = 2

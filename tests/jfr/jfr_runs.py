@@ -20,8 +20,9 @@ from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
-import jvmlab
 import polars as pl
+
+import jvmlab
 from jvmlab.jdk import Jdk, installed_jdks
 from jvmlab.jdk.launch import run_jvm, xlog_file_option
 from jvmlab.workloads import GC_CHURN as WORKLOAD_CLASS

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from jvmlab import _native
 from jvmlab.cli.main import main
 

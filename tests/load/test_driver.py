@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 
 import pytest
+
 from jvmlab import _native
 from jvmlab.errors import UsageError
 from jvmlab.load.driver import LoadPlan, Request, drive, send_lag_notes

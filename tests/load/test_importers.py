@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from jvmlab.errors import InputError, JvmLabError, UsageError
 from jvmlab.load.importers import FORMATS, detect, k6, read
 from jvmlab.load.importers.k6 import failure_of

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import polars as pl
+
 from jvmlab.gclog import GcLog, Source
 
 SCHEMA: dict[str, Any] = {

@@ -3,10 +3,11 @@
 import json
 
 import pytest
-from jvmlab.metrics import SUMMARY_FORMAT_VERSION, summarize
-from jvmlab.metrics.notes import NO_TIME_STAMPS
 from metrics_frames import cycle, frame, log_of, pause, safepoint
 from test_reference_rates import pauses_by_kind
+
+from jvmlab.metrics import SUMMARY_FORMAT_VERSION, summarize
+from jvmlab.metrics.notes import NO_TIME_STAMPS
 
 MIB = 1024 * 1024
 

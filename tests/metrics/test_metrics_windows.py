@@ -1,10 +1,11 @@
 """The run window: from JVM start or the first line to the last line; narrowing; no time stamps."""
 
 import pytest
-from jvmlab.errors import UsageError
-from jvmlab.metrics.windows import RunWindow, narrow, run_window
 from metrics_frames import frame, pause
 from reference.selection import events_in
+
+from jvmlab.errors import UsageError
+from jvmlab.metrics.windows import RunWindow, narrow, run_window
 
 
 def test_window_starts_at_zero_when_the_log_shows_the_jvm_start():

@@ -9,15 +9,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import jvmlab.gclog
 import pytest
+from metrics_frames import log_of
+from test_reference_selection import random_events
+
+import jvmlab.gclog
 from jvmlab import _native
 from jvmlab.errors import JvmLabError
 from jvmlab.gclog.sources import resolve
 from jvmlab.metrics import summarize, summarize_path
 from jvmlab.metrics.summary import summary_of
-from metrics_frames import log_of
-from test_reference_selection import random_events
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

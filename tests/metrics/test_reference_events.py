@@ -1,11 +1,12 @@
 """Full GC causes, concurrent cycles, safepoints (kept apart from pauses)."""
 
 import pytest
-from jvmlab.metrics.windows import RunWindow
 from metrics_frames import concurrent, cycle, frame, pause, safepoint
 from reference.causes import NO_CAUSE, count_by_cause, full_gc_causes
 from reference.concurrent import FROM_CYCLE_ROWS, FROM_PHASES, cycle_stats
 from reference.safepoints import safepoint_stats
+
+from jvmlab.metrics.windows import RunWindow
 
 
 def test_full_gc_causes_most_frequent_first():

@@ -2,14 +2,15 @@
 
 import numpy as np
 import pytest
-from jvmlab.metrics.pauses import gc_overhead_percent
-from jvmlab.metrics.windows import RunWindow
 from metrics_frames import concurrent, frame, pause, safepoint
 from reference.pauses import (
     pause_stats,
     pause_time_per_minute,
     percentile_nearest_rank,
 )
+
+from jvmlab.metrics.pauses import gc_overhead_percent
+from jvmlab.metrics.windows import RunWindow
 
 
 def test_nearest_rank_on_one_to_ten():

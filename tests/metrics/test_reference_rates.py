@@ -2,10 +2,11 @@
 
 import numpy as np
 import pytest
-from jvmlab.metrics.windows import RunWindow
 from metrics_frames import concurrent, cycle, frame, pause
 from reference.rates import gc_interval_mean_s, gc_rates, sliding_max
 from reference.selection import gc_first_starts
+
+from jvmlab.metrics.windows import RunWindow
 
 TWO_MINUTES = RunWindow(start_s=0.0, end_s=120.0, from_jvm_start=True)
 

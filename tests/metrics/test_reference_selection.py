@@ -4,7 +4,6 @@ narrowed-window mask give exactly the figures of the plain definitions (sort, th
 import numpy as np
 import polars as pl
 import pytest
-from jvmlab.metrics.windows import RunWindow, narrow
 from metrics_frames import concurrent, cycle, frame, pause, safepoint
 from reference import allocation, pauses, rates, selection
 from reference.allocation import allocation_figures
@@ -16,6 +15,8 @@ from reference.rates import gc_interval_mean_s, gc_rates, sliding_max
 from reference.safepoints import safepoint_stats
 from reference.selection import EventSets, events_in, first_starts, gc_first_starts, within
 from reference.summary import counts_by_kind
+
+from jvmlab.metrics.windows import RunWindow, narrow
 
 MIB = 1024 * 1024
 WHOLE = RunWindow(start_s=0.0, end_s=400.0, from_jvm_start=True)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from jvmlab.metrics.allocation import MIB, PROMOTION_FROM_HEAP, PROMOTION_FROM_OLD, AllocationFigures
 
+from jvmlab.metrics.allocation import MIB, PROMOTION_FROM_HEAP, PROMOTION_FROM_OLD, AllocationFigures
 from reference.selection import Events, EventSets, increasing, time_ordered, without_nulls
 
 HEAP_SAMPLE = ("uptime_s", "heap_before_bytes", "heap_after_bytes")

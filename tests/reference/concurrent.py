@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-from jvmlab.metrics.concurrent import ABORT, FROM_CYCLE_ROWS, FROM_PHASES, CycleStats
 
+from jvmlab.metrics.concurrent import ABORT, FROM_CYCLE_ROWS, FROM_PHASES, CycleStats
 from reference.selection import CONCURRENT, CYCLE, Events, EventSets
 
 

@@ -13,8 +13,8 @@ Young-only collections are never used: their heap after still holds old-generati
 from __future__ import annotations
 
 import numpy as np
-from jvmlab.metrics.heap import HeapFigures, SizeStats, _larger
 
+from jvmlab.metrics.heap import HeapFigures, SizeStats, _larger
 from reference.selection import Events, EventSets
 
 CYCLE_END_KINDS = ("zgc-collection", "zgc-major", "concurrent-cleanup", "cleanup")

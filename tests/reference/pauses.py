@@ -7,10 +7,10 @@ import math
 
 import numpy as np
 import polars as pl
+
 from jvmlab.metrics.pauses import NO_PAUSES, PauseStats, PauseTimePerMinute
 from jvmlab.metrics.rates import has_full_minute, per_minute_mean
 from jvmlab.metrics.windows import RunWindow
-
 from reference.rates import sliding_max, sliding_max_of_sums
 from reference.selection import Events, EventSets, increasing, time_ordered
 

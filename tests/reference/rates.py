@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
+
 from jvmlab.metrics.rates import (
     CYCLE_RATE_KINDS,
     PEAK_WINDOW_S,
@@ -25,7 +26,6 @@ from jvmlab.metrics.rates import (
     per_minute_mean,
 )
 from jvmlab.metrics.windows import RunWindow
-
 from reference.selection import Events, EventSets, increasing, time_ordered
 
 SWEEP_BLOCK = 1 << 12

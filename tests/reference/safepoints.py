@@ -5,9 +5,9 @@ inside a safepoint, so safepoint time includes GC pause time and adding the two 
 from __future__ import annotations
 
 import numpy as np
+
 from jvmlab.metrics.safepoints import SafepointStats
 from jvmlab.metrics.windows import RunWindow
-
 from reference.selection import SAFEPOINT, Events, EventSets
 
 

@@ -14,6 +14,7 @@ from typing import TypeAlias
 
 import numpy as np
 import polars as pl
+
 from jvmlab.metrics.windows import RunWindow
 
 PAUSE = "pause"

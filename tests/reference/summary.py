@@ -4,11 +4,11 @@ modules over the whole event table."""
 from __future__ import annotations
 
 import polars as pl
+
 from jvmlab.gclog import GcLog
 from jvmlab.metrics import notes as notes_
 from jvmlab.metrics.pauses import gc_overhead_percent
 from jvmlab.metrics.summary import GcSummary, Window, log_format, window_of
-
 from reference.allocation import allocation_figures
 from reference.causes import full_gc_causes
 from reference.concurrent import cycle_stats

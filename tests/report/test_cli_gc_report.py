@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from jvmlab.cli.main import main
 from report_logs import G1, ZGC
+
+from jvmlab.cli.main import main
 
 
 @pytest.fixture

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 from browser import chromium, open_reports
-from jvmlab.cli.main import main
-from jvmlab.experiment.store import Store
-from jvmlab.report.experiment_report import experiment_page, report_data
-from jvmlab.report.html.page import Links, Table, render, write
 from report_logs import corpus_log
+
+from jvmlab.cli.main import main
+from jvmlab.experiment.analysis.report_data import report_data
+from jvmlab.experiment.storage import Store
+from jvmlab.report.experiment.page import experiment_page
+from jvmlab.report.html.page import Links, Table, render, write
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "experiment"))
 from synthetic import Variant, store_experiment  # noqa: E402

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import dataclasses
 
-import jvmlab
 import numpy as np
 import polars as pl
 import pytest
+from gc_report_inputs import labelled
+from report_logs import CMS, G1, PARALLEL, ZGC
+
+import jvmlab
 from jvmlab.metrics import summarize
 from jvmlab.report import units
-from jvmlab.report.gc_charts import MAX_BUCKETS, MIN_BUCKETS, bucket_width_s
-from jvmlab.report.gc_report import LabelledLog, gc_report_page
+from jvmlab.report.gclog.charts import MAX_BUCKETS, MIN_BUCKETS, bucket_width_s
+from jvmlab.report.gclog.page import gc_report_page
 from jvmlab.report.html import KeyValues, Preformatted, Table, Text, render
 from jvmlab.report.html.charts import MAX_POINTS
-from report_logs import CMS, G1, PARALLEL, ZGC
 
 SECTIONS = ["overview", "pauses", "collections", "memory", "diagnostics"]
 
@@ -29,7 +31,7 @@ def g1_log():
 
 @pytest.fixture(scope="module")
 def g1_page(g1_log):
-    return gc_report_page([LabelledLog("g1", g1_log)])
+    return gc_report_page([labelled("g1", g1_log)])
 
 
 def _pauses(log) -> pl.DataFrame:
@@ -125,7 +127,7 @@ def test_diagnostics_section(g1_page, g1_log):
 
 
 def test_unknown_lines_are_shown_as_samples(hostile_log):
-    page = gc_report_page([LabelledLog("hostile", jvmlab.gclog.load(hostile_log))])
+    page = gc_report_page([labelled("hostile", jvmlab.gclog.load(hostile_log))])
     samples = next(b for b in page.section("diagnostics").blocks if isinstance(b, Preformatted))
     assert len(samples.lines) == 3 and "<script>alert(1)</script>" in samples.lines[0]
 
@@ -140,7 +142,7 @@ def test_long_series_are_thinned(g1_log):
     big = pl.concat(copies)
     fmt = {**g1_log.format, "last_time_s": 100 * span}
     log = dataclasses.replace(g1_log, events=big, format=fmt)
-    page = gc_report_page([LabelledLog("big", log)])
+    page = gc_report_page([labelled("big", log)])
     scatter = next(c for c in page.charts() if c.id == "pause-scatter")
     young = big.filter((pl.col("category") == "pause") & (pl.col("kind") == "young"))
     assert young.height == 8600
@@ -165,7 +167,7 @@ def test_bucket_widths(duration_s, width_s):
 
 def test_zgc_page(gclog):
     log = jvmlab.gclog.load(gclog(ZGC))
-    page = gc_report_page([LabelledLog("zgc", log)])
+    page = gc_report_page([labelled("zgc", log)])
     charts = {c.id: c for c in page.charts()}
     assert set(charts) == {"pause-scatter", "pause-histogram", "pause-time", "gc-rate", "heap"}
     assert set(charts["gc-rate"].trace_names) >= {"ZGC major", "ZGC minor"}
@@ -175,7 +177,7 @@ def test_zgc_page(gclog):
 
 def test_jdk8_cms_page(gclog):
     log = jvmlab.gclog.load(gclog(CMS))
-    page = gc_report_page([LabelledLog("cms", log)])
+    page = gc_report_page([labelled("cms", log)])
     assert [s.id for s in page.sections] == SECTIONS
     scatter = next(c for c in page.charts() if c.id == "pause-scatter")
     assert _points(scatter) == {"young": 8, "initial-mark": 1, "remark": 1}
@@ -185,7 +187,7 @@ def test_jdk8_cms_page(gclog):
 
 
 def test_several_logs_side_by_side(gclog):
-    logs = [LabelledLog(label, jvmlab.gclog.load(gclog(p))) for label, p in (("g1", G1), ("par", PARALLEL))]
+    logs = [labelled(label, jvmlab.gclog.load(gclog(p))) for label, p in (("g1", G1), ("par", PARALLEL))]
     page = gc_report_page(logs)
     assert [s.id for s in page.sections] == ["side-by-side", "log1", "log2"]
     assert [s.id for s in page.section("log2").children] == [f"log2-{s}" for s in SECTIONS]
@@ -200,7 +202,7 @@ def test_several_logs_side_by_side(gclog):
 
 
 def test_window_keeps_the_events_inside(g1_log):
-    page = gc_report_page([LabelledLog("g1", g1_log)], window=(3.0, 9.0))
+    page = gc_report_page([labelled("g1", g1_log, (3.0, 9.0))], window=(3.0, 9.0))
     scatter = next(c for c in page.charts() if c.id == "pause-scatter")
     inside = _pauses(g1_log).filter(pl.col("uptime_s").is_between(3.0, 9.0))
     assert sum(_points(scatter).values()) == inside.height

@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+
 from jvmlab.errors import InputError
 from jvmlab.report.html import (
     Cell,

@@ -6,14 +6,16 @@ from __future__ import annotations
 import json
 import re
 
-import jvmlab
-from jvmlab.report.gc_report import LabelledLog, gc_report_page
-from jvmlab.report.html import render
+from gc_report_inputs import labelled
 from report_logs import IMG, SCRIPT
+
+import jvmlab
+from jvmlab.report.gclog.page import gc_report_page
+from jvmlab.report.html import render
 
 
 def _html(path) -> str:
-    return render(gc_report_page([LabelledLog("hostile <b>", jvmlab.gclog.load(path))]))
+    return render(gc_report_page([labelled("hostile <b>", jvmlab.gclog.load(path))]))
 
 
 def test_no_raw_tags_from_the_log(hostile_log):

@@ -7,12 +7,14 @@ from __future__ import annotations
 import os
 import time
 
-import jvmlab
 import pytest
 from browser import chromium, open_reports
-from jvmlab.report.gc_report import LabelledLog, gc_report_page
-from jvmlab.report.html import write
+from gc_report_inputs import labelled
 from report_logs import G1
+
+import jvmlab
+from jvmlab.report.gclog.page import gc_report_page
+from jvmlab.report.html import write
 
 BUDGET_S = 20.0
 
@@ -28,7 +30,7 @@ def need_chromium() -> None:
 
 
 def _report(path, tmp_path, name):
-    page = gc_report_page([LabelledLog(name, jvmlab.gclog.load(path))])
+    page = gc_report_page([labelled(name, jvmlab.gclog.load(path))])
     html = tmp_path / f"{name}.html"
     write(page, html)
     return page, html

@@ -6,6 +6,7 @@ import warnings
 
 import pytest
 import scipy.stats
+
 from jvmlab.errors import JvmLabError
 from jvmlab.stats import DEFAULT_ALPHA, Change, compare_metrics, relative_change
 

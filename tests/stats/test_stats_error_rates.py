@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+
 from jvmlab.stats import compare_metrics, relative_change
 
 CV = 0.03

@@ -4,6 +4,7 @@ import dataclasses
 import math
 
 import pytest
+
 from jvmlab.errors import JvmLabError
 from jvmlab.stats import Estimate, coefficient_of_variation_percent, estimate
 

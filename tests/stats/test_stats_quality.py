@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from jvmlab.stats import Observation, QualityWarning, quality_warnings
 
 VARIANTS = ("jdk17/default", "jdk21/default", "jdk21/zgc")

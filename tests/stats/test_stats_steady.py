@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from jvmlab.errors import JvmLabError
 from jvmlab.stats import FLAT, NO_STEADY_STATE, SLOWDOWN, WARMUP, Segment, consistency, steady_state
 
@@ -144,6 +145,7 @@ def test_the_prefix_sum_cost_segments_like_ruptures_own_l2(seed):
     import math
 
     import ruptures
+
     from jvmlab.stats._changepoints import MIN_SEGMENT_POINTS, PENALTY_PER_LOG_N, noise_sigma, segment_ends
 
     _, y = noisy(

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+
 from jvmlab import gclog
 from jvmlab.jdk import discover, select_jdks
 from jvmlab.workloads import API_SERVICE, classes_dir

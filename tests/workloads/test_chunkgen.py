@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from jvmlab.experiment.spec import load_spec
 from jvmlab.jdk import discover, select_jdks
 from jvmlab.workloads import CHUNKGEN, REPO_ROOT, classes_dir

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from jvmlab.cli.output import print_renderables, write_output
 from jvmlab.errors import UsageError
-from jvmlab.experiment.comparison import Comparison, stored_comparison
-from jvmlab.experiment.store import Store
-from jvmlab.report.comparison_export import to_csv, to_json, to_markdown
-from jvmlab.report.comparison_text import comparison_renderables
-from jvmlab.report.comparison_view import comparison_view
+from jvmlab.experiment.analysis.comparison import Comparison, stored_comparison
+from jvmlab.experiment.storage import Store
+from jvmlab.report.experiment.comparison_export import to_csv, to_json, to_markdown
+from jvmlab.report.experiment.comparison_text import comparison_renderables
+from jvmlab.report.experiment.comparison_view import comparison_view
 
 FORMATS = ("table", "json", "csv", "markdown")
 

@@ -14,10 +14,10 @@ from rich.text import Text
 from jvmlab.cli.compare import load
 from jvmlab.cli.output import print_renderables, write_output
 from jvmlab.errors import UsageError
-from jvmlab.experiment.gate import GateResult, gate
-from jvmlab.report.comparison_text import verdict_text
-from jvmlab.report.comparison_view import default_measures
-from jvmlab.report.gate_export import to_junit, to_markdown
+from jvmlab.experiment.analysis.gate import GateResult, gate
+from jvmlab.report.experiment.comparison_text import verdict_text
+from jvmlab.report.experiment.comparison_view import default_measures
+from jvmlab.report.experiment.gate_export import to_junit, to_markdown
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from jvmlab.cli.inputs import summarize_labelled
 from jvmlab.cli.output import print_renderables, print_text
 from jvmlab.errors import UsageError
-from jvmlab.report.compare import compare
-from jvmlab.report.compare_view import compare_view
-from jvmlab.report.json_export import compare_document, to_json
-from jvmlab.report.text import compare_renderable
+from jvmlab.metrics.comparison import compare
+from jvmlab.report.gclog.comparison_view import compare_view
+from jvmlab.report.gclog.json_export import compare_document, to_json
+from jvmlab.report.gclog.text import compare_renderable
 
 
 @dataclass(frozen=True)

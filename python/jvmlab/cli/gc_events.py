@@ -28,7 +28,7 @@ class EventsOptions:
 
 
 def run(options: EventsOptions) -> None:
-    from jvmlab.report.events_export import events_bytes, write_events_file  # polars
+    from jvmlab.report.gclog.events_export import events_bytes, write_events_file  # polars
 
     fmt, path = options.target()
     events = jvmlab.gclog.load(list(options.logs), strict=options.strict).events

@@ -14,7 +14,8 @@ from jvmlab.gclog.sources import Source, rotation_key
 from jvmlab.report import units
 
 if TYPE_CHECKING:
-    from jvmlab.report.gc_report import LabelledLog
+    from jvmlab.metrics.summary import Window
+    from jvmlab.report.gclog.page import LabelledLog
 
 DEFAULT_OUTPUT = "gc-report.html"
 
@@ -32,18 +33,23 @@ class ReportOptions:
         return SummaryOptions(self.logs, start_s=self.start_s, end_s=self.end_s).window
 
 
-def load_logs(args: list[str], *, strict: bool) -> list[LabelledLog]:
+def load_logs(args: list[str], *, strict: bool, window: Window | None = None) -> list[LabelledLog]:
     """Without labels, the inputs are grouped as `gc summary` groups them (the files of a rotated set are
-    one log, as several arguments too); with `label=path` arguments, each argument is one log."""
-    from jvmlab.report.gc_report import LabelledLog
+    one log, as several arguments too); with `label=path` arguments, each argument is one log. Each is
+    summarised over `window`."""
+    from jvmlab.metrics import summarize
+    from jvmlab.report.gclog.page import LabelledLog
 
     if any(label for label, _ in map(split_label, args)):
         labels, paths = labelled(args)
-        pairs = zip(labels, paths, strict=True)
-        return [LabelledLog(label, jvmlab.gclog.load(path, strict=strict)) for label, path in pairs]
-    logs = jvmlab.gclog.load_many(args, strict=strict)
-    names = default_labels([_log_path(log.sources) for log in logs])
-    return [LabelledLog(name, log) for name, log in zip(names, logs, strict=True)]
+        logs = [jvmlab.gclog.load(path, strict=strict) for path in paths]
+    else:
+        logs = jvmlab.gclog.load_many(args, strict=strict)
+        labels = default_labels([_log_path(log.sources) for log in logs])
+    return [
+        LabelledLog(label, log, summarize(log, window=window))
+        for label, log in zip(labels, logs, strict=True)
+    ]
 
 
 def _log_path(sources: tuple[Source, ...]) -> str:
@@ -57,10 +63,10 @@ def _log_path(sources: tuple[Source, ...]) -> str:
 
 def run(options: ReportOptions) -> None:
     from jvmlab.errors import check_writable
-    from jvmlab.report.gc_report import gc_report_page
+    from jvmlab.report.gclog.page import gc_report_page
     from jvmlab.report.html.page import write
 
     check_writable(options.output, what="report")  # before parsing: a wrong -o fails at once
-    logs = load_logs(list(options.logs), strict=options.strict)
+    logs = load_logs(list(options.logs), strict=options.strict, window=options.window)
     size = write(gc_report_page(logs, window=options.window), options.output)
     print_text(f"wrote {options.output} ({units.size(size)}, {size:,} bytes)")

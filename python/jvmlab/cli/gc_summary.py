@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from jvmlab.cli.output import print_renderables, print_text
 from jvmlab.metrics import GcSummary, summarize_paths
-from jvmlab.report.json_export import summary_document, to_json
+from jvmlab.report.gclog.json_export import summary_document, to_json
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ def run(options: SummaryOptions) -> None:
     if options.json:
         print_text(to_json(summary_document(results)))
     else:
-        from jvmlab.report.summary_view import summary_view
-        from jvmlab.report.text import summary_renderable  # rich: only for tables
+        from jvmlab.report.gclog.summary_view import summary_view
+        from jvmlab.report.gclog.text import summary_renderable  # rich: only for tables
 
         print_renderables([summary_renderable(summary_view(s)) for s in results])

@@ -50,7 +50,7 @@ def jdks(
 
     found = _discover(refresh, timeout_s)
     if json:
-        from jvmlab.report.json_export import to_json
+        from jvmlab.report.gclog.json_export import to_json
 
         print_text(to_json(jdks_document(found)))
         return
@@ -145,7 +145,7 @@ def check(
     chosen = select_jdks(list(found.jdks), jdk or ["all"])
     checks = check_matrix(chosen, sets, timeout_s=timeout_s)
     if json:
-        from jvmlab.report.json_export import to_json
+        from jvmlab.report.gclog.json_export import to_json
 
         print_text(to_json(check_document(checks, with_table=table)))
     else:

@@ -9,9 +9,9 @@ from pathlib import Path
 from jvmlab.cli.compare import load
 from jvmlab.cli.output import print_text, write_output
 from jvmlab.errors import UsageError, check_writable
-from jvmlab.experiment.store import Store
-from jvmlab.report.comparison_export import to_csv, to_json, to_markdown
-from jvmlab.report.comparison_view import comparison_view
+from jvmlab.experiment.storage import Store
+from jvmlab.report.experiment.comparison_export import to_csv, to_json, to_markdown
+from jvmlab.report.experiment.comparison_view import comparison_view
 
 FORMATS = ("html", "json", "csv", "markdown")
 DEFAULT_OUTPUT = {"html": "report.html", "json": "report.json", "csv": "report.csv", "markdown": "report.md"}
@@ -40,20 +40,14 @@ def run(options: ReportOptions) -> None:
         )()
         write_output(text, output)
     else:
-        from jvmlab.report.experiment_report import stored_report
+        from jvmlab.experiment.analysis.report_data import report_data
+        from jvmlab.report.experiment.page import experiment_page
         from jvmlab.report.html.page import write
 
         store = Store.open(options.db)
         try:
-            page = stored_report(
-                store,
-                options.experiment,
-                output=output,
-                baseline=options.baseline,
-                alpha=options.alpha,
-                measures=options.measures or None,
-            )
+            data = report_data(store, options.experiment, baseline=options.baseline, alpha=options.alpha)
         finally:
             store.close()
-        write(page, output)
+        write(experiment_page(data, output=output, measures=options.measures or None), output)
     print_text(f"wrote {output} ({output.stat().st_size / 1e6:.1f} MB)")

@@ -21,12 +21,12 @@ from rich.text import Text
 
 from jvmlab.cli.output import print_renderables, print_text, stdout_console
 from jvmlab.errors import JvmLabError
-from jvmlab.experiment import interrupt, jdks
-from jvmlab.experiment.results import LevelResult, VariantResult, level_results, variant_results
-from jvmlab.experiment.run import Plan, Runner, make_plan, rejection_error
+from jvmlab.experiment.analysis.results import LevelResult, VariantResult, level_results, variant_results
+from jvmlab.experiment.execution import interrupt, jdks
+from jvmlab.experiment.execution.run import Plan, Runner, make_plan, rejection_error
 from jvmlab.experiment.spec import ExperimentSpec, Metric, load_spec, stored_spec
-from jvmlab.experiment.store import OK, REJECTED, Store, TrialOutcome, TrialRow
-from jvmlab.report.experiment_view import (
+from jvmlab.experiment.storage import OK, REJECTED, Store, TrialOutcome, TrialRow
+from jvmlab.report.experiment.run_view import (
     levels_renderable,
     plan_renderable,
     results_renderable,

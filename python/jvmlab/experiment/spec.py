@@ -27,10 +27,11 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
 from jvmlab.errors import JvmLabError, StoreError
 from jvmlab.load.driver import DEFAULT_TICK_S
 from jvmlab.load.mix import RequestModel
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 PLACEHOLDERS = ("java", "jvm_opts", "workdir", "trial_id", "classes", "jdk_home", "spec_dir", "port")
 # In a load tool's command, besides the above.
@@ -265,7 +266,7 @@ class ExperimentSpec(Strict):
     load: Load | None = None
     compare: Compare = Compare()
     # Goals by load level name ("all": every level, or the whole run without levels), e.g.
-    # high = ["young_gc_per_min <= -20%", "p99_ms <= 500"] (experiment/goals.py).
+    # high = ["young_gc_per_min <= -20%", "p99_ms <= 500"] (experiment/analysis/goals.py).
     goals: dict[str, list[str]] = {}
     # Where the spec file is: relative paths in it (workdir_template) are relative to it.
     spec_dir: Annotated[str, Field(exclude=True)] = "."
@@ -331,8 +332,11 @@ def parse_spec(data: dict[str, Any], *, source: str = "<spec>", spec_dir: str = 
 
 
 def _check_goals(spec: ExperimentSpec, source: str) -> None:
-    from jvmlab.experiment.goals import GoalError, check_goals  # deferred: goals import this module
-    from jvmlab.experiment.measures import measures
+    if not spec.goals:
+        return
+    # Deferred: the measures' vocabulary reads the store's tables (SQLAlchemy); a spec alone does not.
+    from jvmlab.experiment.analysis.goals import GoalError, check_goals
+    from jvmlab.experiment.analysis.measures import measures
 
     levels = [lv.label for lv in spec.load.levels] if spec.load else []
     try:

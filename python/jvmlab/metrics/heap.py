@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from jvmlab.metrics.native import NativeSummary
 
-# In the order of the native summary's `heap_after` list (native/src/summary.rs, HEAP_AFTER_GROUPS).
+# In the order of the native summary's `heap_after` list (native/src/summary/mod.rs, HEAP_AFTER_GROUPS).
 LIVE_SET_SOURCES = ("full GCs", "mixed GCs", "concurrent cycle ends")
 
 

@@ -1,4 +1,4 @@
-"""The native summary (native/src/summary.rs): every figure's raw parts, computed in one pass over the rows
+"""The native summary (native/src/summary/): every figure's raw parts, computed in one pass over the rows
 as the parser makes them (`jvmlab._native.summarize_logs`) or over an event table
 (`jvmlab._native.summarize_table`). The other modules of this package give them shape and units."""
 

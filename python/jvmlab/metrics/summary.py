@@ -1,6 +1,6 @@
 """`summarize(log)`: every figure of `jvmlab gc summary` as one immutable record (docs/metrics.md).
 
-The figures come from the native summary (native/src/summary.rs), made in one pass over the rows: while
+The figures come from the native summary (native/src/summary/), made in one pass over the rows: while
 parsing, with no event table kept (`summarize_sources`, what the CLI uses: memory does not grow with the log),
 or over the event table of a loaded log (`summarize`). Both give the same figures.
 """

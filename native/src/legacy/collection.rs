@@ -1,0 +1,254 @@
+//! The generational collections of legacy logs (Serial, ParNew/CMS, Parallel), and the dispatch of a
+//! record to its reader by title.
+
+use super::record::{
+    canonical_title_len, collector_of, generation_title, groups_after, is_concurrent_title,
+    last_duration_ms, occupancy, own_text, skip_stamps, space_of, stamp_before, text_start_before,
+    title_len, young_collector_of, Node, Spaces, Stamp,
+};
+use crate::columns::{Event, Space, CAT_PAUSE, NULL_I64};
+use crate::diagnostics::LineClass;
+use crate::numbers::find_change;
+use crate::parser::Parser;
+use std::borrow::Cow;
+
+/// Said once per log whose CMS mark pauses were told apart by their order.
+const INFERRED_MARKS: &str =
+    "CMS initial mark and remark told apart by their order (the log has no details: \
+     -verbose:gc): each one after a full GC or a remark is taken for an initial mark";
+
+impl Parser {
+    pub(super) fn legacy_event(
+        &mut self,
+        buf: &[u8],
+        nodes: &[Node],
+        idx: usize,
+        title: &[u8],
+        rest: &[u8],
+        st: &Stamp,
+    ) -> LineClass {
+        match title {
+            b"GC" | b"GC--" | b"Full GC" | b"Full GC--" => {
+                self.legacy_collection(buf, nodes, idx, title, rest, st)
+            }
+            b"GC pause" => self.legacy_g1_pause(rest, st),
+            b"GC remark" | b"GC cleanup" => self.legacy_g1_remark_cleanup(title, rest, st),
+            b"Eden" => self.legacy_g1_details(rest),
+            b"Metaspace" => match (self.legacy.last_row, find_change(rest)) {
+                (Some(row), Some((c, _))) => {
+                    self.cols.set_space(row, Space::Metaspace, &c);
+                    LineClass::Matched
+                }
+                _ => LineClass::UnknownGc,
+            },
+            b"Times" | b"G1Ergonomics" => LineClass::Ignored,
+            b"" => self.legacy_g1_heap_detail(rest),
+            _ if is_concurrent_title(title) => self.legacy_concurrent(title, rest, st),
+            _ if title.starts_with(b"Pause") || title.starts_with(b"Concurrent") => {
+                self.legacy_shenandoah(title, rest, st)
+            }
+            _ => {
+                if find_change(rest).is_some() {
+                    LineClass::UnknownGc
+                } else {
+                    LineClass::Ignored
+                }
+            }
+        }
+    }
+
+    pub(super) fn stamped_event<'a>(&mut self, e: &mut Event<'a>, st: &Stamp) {
+        e.uptime_s = st.uptime_s.unwrap_or_else(|| {
+            if st.wall_ms.is_some() {
+                self.line_uptime_s
+            } else {
+                f64::NAN
+            }
+        });
+        e.wall_ms = st.wall_ms.unwrap_or(NULL_I64);
+        if st.uptime_s.is_none() && st.wall_ms.is_none() {
+            e.uptime_s = f64::NAN;
+        }
+    }
+
+    pub(super) fn gc_id_for(&mut self, st: &Stamp) -> i64 {
+        match st.gc_id {
+            Some(id) => {
+                self.saw_gc_id(id);
+                id
+            }
+            None => self.assign_gc_id(),
+        }
+    }
+
+    /// `[GC ...]`, `[Full GC ...]` of Serial, ParNew/CMS and Parallel, including CMS initial mark and remark.
+    /// A collection printed inside another (CMS's scavenge before remark) is a row of its own, and the
+    /// outer pause keeps only its own time, so that sums over pauses count each stopped millisecond once.
+    fn legacy_collection(
+        &mut self,
+        buf: &[u8],
+        nodes: &[Node],
+        idx: usize,
+        title: &[u8],
+        rest: &[u8],
+        st: &Stamp,
+    ) -> LineClass {
+        let (groups, after) = groups_after(rest);
+        let cause = groups.as_slice().first().copied().unwrap_or(b"");
+        let body = &rest[after..];
+        let full = title.starts_with(b"Full");
+        let mut kind: &[u8] = if full { b"full" } else { b"young" };
+        let mut modifiers: Vec<Vec<u8>> = Vec::new();
+        let mut spaces = Spaces::default();
+        let mut cms_phase: Option<&[u8]> = None;
+        let mut inner_pause_ms = 0.0;
+        let children = (idx + 1..nodes.len()).filter(|&j| nodes[j].parent == idx);
+        for j in children {
+            let own = own_text(buf, nodes, j);
+            let tl = title_len(&own);
+            let ctitle = generation_title(&own[..tl]);
+            let crest = &own[tl..];
+            if ctitle == b"1 CMS-initial-mark" || ctitle == b"1 ASCMS-initial-mark" {
+                cms_phase = Some(b"initial-mark");
+                if let Some(c) = occupancy(crest) {
+                    spaces.push(Space::Old, c);
+                }
+                continue;
+            }
+            if ctitle == b"1 CMS-remark" || ctitle == b"1 ASCMS-remark" {
+                cms_phase = Some(b"remark");
+                if let Some(c) = occupancy(crest) {
+                    spaces.push(Space::Old, c);
+                }
+                continue;
+            }
+            if ctitle == b"YG occupancy" {
+                if let Some(c) = occupancy(crest) {
+                    spaces.push(Space::Young, c);
+                }
+                continue;
+            }
+            if ctitle.starts_with(b"GC") && &own[..canonical_title_len(&own)] == b"GC" {
+                // -XX:+CMSScavengeBeforeRemark: a young collection inside the remark's pause.
+                let cst = stamp_before(&buf[text_start_before(buf, nodes[j].open)..nodes[j].open]);
+                self.legacy.last_pause_ms = 0.0;
+                self.legacy_collection(
+                    buf,
+                    nodes,
+                    j,
+                    b"GC",
+                    &own[canonical_title_len(&own)..],
+                    &cst,
+                );
+                inner_pause_ms += self.legacy.last_pause_ms;
+                continue;
+            }
+            let Some(space) = space_of(ctitle) else {
+                continue;
+            };
+            if let Some(col) = collector_of(ctitle) {
+                self.set_collector(col);
+            }
+            if let Some(col) = young_collector_of(ctitle) {
+                self.legacy.young_collector.get_or_insert(col);
+            }
+            let (cgroups, _) = groups_after(skip_stamps(crest));
+            for g in cgroups.as_slice() {
+                modifiers.push(g.to_vec());
+            }
+            if let Some((c, _)) = find_change(crest) {
+                if space == Space::Old && !full {
+                    // promotion failed, concurrent mode failure, CMS bailing out to a foreground
+                    // collection: the old generation was collected
+                    kind = b"full";
+                }
+                spaces.push(space, c);
+            }
+        }
+        // Whole-heap figure: the first A->B(C) in the record's own text (or A(C) for CMS mark pauses).
+        let change = find_change(body).map(|(c, _)| c);
+        let heap = change.or_else(|| occupancy(body));
+        let Some(printed) = last_duration_ms(body) else {
+            return if heap.is_some() {
+                LineClass::UnknownGc
+            } else {
+                LineClass::Ignored
+            };
+        };
+        if cms_phase.is_none() && !full && change.is_none() && heap.is_some() && spaces.len == 0 {
+            // -verbose:gc without details: CMS prints its initial mark and remark as `[GC 46468K(83008K),
+            // 0.0039 secs]` (an occupancy, no ->). Which one is inferred from their order.
+            if !self.legacy.mark_pending {
+                self.diag.warn(INFERRED_MARKS.to_string());
+            }
+            cms_phase = Some(if self.legacy.mark_pending {
+                b"remark"
+            } else {
+                b"initial-mark"
+            });
+        }
+        match cms_phase {
+            Some(p) => {
+                kind = p;
+                self.legacy.mark_pending = p == b"initial-mark";
+                self.set_collector("CMS");
+            }
+            None if kind == b"full" => self.legacy.mark_pending = false, // the cycle is over
+            None => {}
+        }
+        let pause = if inner_pause_ms > 0.0 && inner_pause_ms <= printed {
+            printed - inner_pause_ms
+        } else {
+            printed
+        };
+        let phase: Cow<[u8]> = if modifiers.is_empty() {
+            Cow::Borrowed(title)
+        } else {
+            let mut phase = title.to_vec();
+            for m in &modifiers {
+                phase.extend_from_slice(b" (");
+                phase.extend_from_slice(m);
+                phase.push(b')');
+            }
+            Cow::Owned(phase)
+        };
+        let id = if kind == b"initial-mark" || kind == b"remark" {
+            self.cms_cycle_id(st, kind == b"initial-mark")
+        } else {
+            self.gc_id_for(st)
+        };
+        let mut e = Event::new(CAT_PAUSE, kind);
+        self.stamped_event(&mut e, st);
+        e.gc_id = id;
+        e.phase = &phase;
+        e.cause = cause;
+        e.pause_ms = pause;
+        e.duration_ms = printed;
+        e.set_heap(heap);
+        let row = self.push_event(e);
+        self.legacy.last_row = Some(row);
+        self.legacy.last_g1_row = Some(row); // a G1 Full GC is completed by an [Eden: ...] line
+        self.legacy.last_pause_ms = pause;
+        for (space, c) in spaces.as_slice() {
+            self.cols.set_space(row, *space, c);
+        }
+        LineClass::Matched
+    }
+
+    /// The id of the concurrent cycle: CMS initial mark opens one, remark and concurrent phases reuse it.
+    pub(super) fn cms_cycle_id(&mut self, st: &Stamp, open: bool) -> i64 {
+        if let Some(id) = st.gc_id {
+            self.saw_gc_id(id);
+            self.legacy.cycle_id = Some(id);
+            return id;
+        }
+        match (open, self.legacy.cycle_id) {
+            (false, Some(id)) => id,
+            _ => {
+                let id = self.assign_gc_id();
+                self.legacy.cycle_id = Some(id);
+                id
+            }
+        }
+    }
+}

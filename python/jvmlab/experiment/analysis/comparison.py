@@ -1,0 +1,266 @@
+"""The comparison of a stored experiment's variants: per measure (and per load level), each variant's
+estimate over its repetitions and its change against its baseline with significance, the goals judged, the
+workload metric's warm-up and steady state, and the measurement's quality warnings (docs/methodology.md).
+
+Built from the store's rows only: the CLI, the HTML report, the exports and the gate all read this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from jvmlab.errors import JvmLabError
+from jvmlab.experiment.analysis.goals import Verdict, goals_for, judge_variant
+from jvmlab.experiment.analysis.measures import STEADY, Measure, measures
+from jvmlab.experiment.analysis.results import since_ready
+from jvmlab.experiment.spec import ExperimentSpec, stored_spec
+from jvmlab.experiment.storage import OK, ExperimentRow, LevelRow, Store, TrialRow
+from jvmlab.stats import (
+    Change,
+    Estimate,
+    Observation,
+    QualityWarning,
+    SteadyState,
+    compare_metrics,
+    consistency,
+    estimate,
+    quality_warnings,
+    steady_state,
+)
+
+Values = dict[str, list[float | None]]  # measure -> one value per successful trial
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One measure of one variant: its estimate over the repetitions, and its change against the variant's
+    baseline (None for the baseline itself, or without one)."""
+
+    estimate: Estimate
+    change: Change | None
+    values: tuple[float | None, ...]
+
+
+@dataclass(frozen=True)
+class Block:
+    """The comparison at one load level (`level` None: the whole run of an experiment without levels)."""
+
+    level: str | None
+    rate: float | None
+    cells: dict[str, dict[str, Cell]]  # measure -> variant -> cell
+    verdicts: list[Verdict]
+
+
+@dataclass(frozen=True)
+class VariantInfo:
+    variant: str
+    jdk: str
+    flag_set: str
+    baseline: str | None  # the variant it is compared with; itself for a baseline
+    trials: int
+    ok: int
+    steady: list[SteadyState] = field(default_factory=list)  # per successful trial with a metric series
+    consistent: bool | None = None  # whether its repetitions' series got the same class
+
+
+@dataclass(frozen=True)
+class Comparison:
+    experiment_id: int
+    name: str
+    status: str
+    alpha: float
+    metric: str | None  # the workload's own metric, by name
+    measures: dict[str, Measure]
+    variants: list[VariantInfo]
+    blocks: list[Block]
+    warnings: list[QualityWarning]
+
+    def variant(self, name: str) -> VariantInfo:
+        return next(v for v in self.variants if v.variant == name)
+
+
+def resolve_baselines(variants: Sequence[tuple[str, str]], baseline: str | None) -> dict[str, str | None]:
+    """variant -> the variant it is compared with. `baseline`: a variant "JDK/flag set" (everything against
+    it), a flag set (each JDK's variants against that JDK's), or a JDK (each flag set against that JDK's).
+    Default: the flag set "default" where a JDK has another flag set to compare with it, else the first
+    variant."""
+    keys = [f"{jdk}/{fs}" for jdk, fs in variants]
+    if baseline is None:
+        per_jdk = resolve_baselines(variants, "default") if any(fs == "default" for _, fs in variants) else {}
+        if any(base not in (None, v) for v, base in per_jdk.items()):
+            return per_jdk
+        baseline = keys[0] if keys else None  # no JDK has another flag set: the JDKs against the first
+    if baseline is None or baseline in keys:
+        return {k: baseline for k in keys}
+    if any(fs == baseline for _, fs in variants):
+        return {f"{j}/{fs}": (f"{j}/{baseline}" if f"{j}/{baseline}" in keys else None) for j, fs in variants}
+    if any(j == baseline for j, _ in variants):
+        return {
+            f"{j}/{fs}": (f"{baseline}/{fs}" if f"{baseline}/{fs}" in keys else None) for j, fs in variants
+        }
+    raise JvmLabError(
+        f"baseline {baseline!r} is neither a variant, a flag set nor a JDK of this experiment; "
+        f"variants: {', '.join(keys)}"
+    )
+
+
+def _steady(trial: TrialRow, series: Sequence[tuple[float, float]], higher: bool) -> SteadyState | None:
+    points: list[tuple[float, float]] = []
+    for t, v in sorted(since_ready(trial, series)):
+        if not points or t > points[-1][0]:  # readings in the same instant: the first one
+            points.append((t, v))
+    if len(points) < 2:
+        return None
+    return steady_state([t for t, _ in points], [v for _, v in points], higher_is_better=higher)
+
+
+def _trial_values(
+    table: Mapping[str, Measure], trials: Sequence[TrialRow], steady: Mapping[int, SteadyState | None]
+) -> Values:
+    out: Values = {}
+    for name, m in table.items():
+        if name == STEADY:
+            states = [steady.get(t.id) for t in trials]
+            out[name] = [s.steady_mean if s is not None else None for s in states]
+        elif m.of_trial is not None:
+            out[name] = [m.of_trial(t) for t in trials]
+    return out
+
+
+def _level_values(table: Mapping[str, Measure], rows: Sequence[LevelRow]) -> Values:
+    return {name: [m.of_level(r) for r in rows] for name, m in table.items() if m.of_level is not None}
+
+
+def _block(
+    level: tuple[str, float] | None,
+    values: Mapping[str, Values],
+    baselines: Mapping[str, str | None],
+    spec: ExperimentSpec,
+) -> Block:
+    alpha = spec.compare.alpha
+    cells: dict[str, dict[str, Cell]] = {}
+    changes: dict[str, dict[str, Change]] = {}
+    for variant, own in values.items():
+        base = baselines.get(variant)
+        if base is not None and base != variant and base in values:
+            changes[variant] = compare_metrics(values[base], own, alpha=alpha)
+    for variant, own in values.items():
+        for measure, vs in own.items():
+            change = changes.get(variant, {}).get(measure)
+            cells.setdefault(measure, {})[variant] = Cell(estimate(vs), change, tuple(vs))
+    name = level[0] if level else None
+    verdicts = []
+    for goal in goals_for(spec.goals, name):
+        for variant in values:
+            if goal.relative and baselines.get(variant) == variant:
+                continue  # a baseline is not compared with itself
+            found = cells.get(goal.measure, {}).get(variant)
+            if found is not None:
+                verdicts.append(judge_variant(goal, variant, name, found.estimate, found.change))
+    return Block(name, level[1] if level else None, cells, verdicts)
+
+
+def compare_experiment(
+    exp: ExperimentRow,
+    trials: Sequence[TrialRow],
+    levels: Mapping[int, Sequence[LevelRow]],
+    metric_series: Mapping[int, Sequence[tuple[float, float]]],
+    *,
+    baseline: str | None = None,
+    alpha: float | None = None,
+) -> Comparison:
+    """The comparison of an experiment from its stored rows (`levels`: trial id -> its levels;
+    `metric_series`: trial id -> the workload metric's points)."""
+    spec = stored_spec(exp.spec, experiment=f"{exp.name} (#{exp.id})")
+    if alpha is not None:
+        spec = spec.model_copy(update={"compare": spec.compare.model_copy(update={"alpha": alpha})})
+    if baseline is not None:
+        spec = spec.model_copy(update={"compare": spec.compare.model_copy(update={"baseline": baseline})})
+    metric = spec.workload.metric
+    table = measures(metric)
+    ordered = sorted(trials, key=lambda t: (t.jdk, t.flag_set, t.position))
+    by_variant: dict[str, list[TrialRow]] = {}
+    for t in ordered:
+        by_variant.setdefault(t.variant, []).append(t)
+    pairs = [(rows[0].jdk, rows[0].flag_set) for rows in by_variant.values()]
+    baselines = resolve_baselines(pairs, spec.compare.baseline)
+    higher = metric.higher_is_better if metric else True
+    # Under load levels the metric follows the load's steps: its changepoints are not warm-up.
+    series = metric_series if spec.load is None else {}
+    steady = {t.id: _steady(t, series.get(t.id, []), higher) for t in ordered if t.state == OK}
+    infos = [_info(v, rows, baselines[v], steady) for v, rows in by_variant.items()]
+    ok = {v: [t for t in rows if t.state == OK] for v, rows in by_variant.items()}
+    blocks = []
+    if spec.load is None:
+        values = {v: _trial_values(table, rows, steady) for v, rows in ok.items()}
+        blocks.append(_block(None, values, baselines, spec))
+    for position, lv in enumerate(spec.load.levels if spec.load else []):
+        at = {
+            v: [r for t in rows for r in levels.get(t.id, []) if r.position == position]
+            for v, rows in ok.items()
+        }
+        values = {v: _level_values(table, rows) for v, rows in at.items() if rows}
+        blocks.append(_block((lv.label, lv.rate), values, baselines, spec))
+    warnings = _warnings(spec, ordered, levels)
+    name = metric.name if metric else None
+    return Comparison(exp.id, exp.name, exp.status, spec.compare.alpha, name, table, infos, blocks, warnings)
+
+
+def _info(
+    variant: str, rows: Sequence[TrialRow], baseline: str | None, steady: Mapping[int, SteadyState | None]
+) -> VariantInfo:
+    states = [s for t in rows if (s := steady.get(t.id)) is not None]
+    consistent = consistency([s.classification for s in states]) if len(states) > 1 else None
+    ok = sum(t.state == OK for t in rows)
+    return VariantInfo(variant, rows[0].jdk, rows[0].flag_set, baseline, len(rows), ok, states, consistent)
+
+
+def _observation(t: TrialRow, value: float | None) -> Observation:
+    process: dict[str, Any] = t.process or {}
+    return Observation(
+        t.variant,
+        t.repetition,
+        t.position,
+        value,
+        process.get("swap_peak_bytes"),
+        process.get("major_faults"),
+    )
+
+
+def _warnings(
+    spec: ExperimentSpec, trials: Sequence[TrialRow], levels: Mapping[int, Sequence[LevelRow]]
+) -> list[QualityWarning]:
+    """Quality warnings on the main measure: the workload metric, else the run time; with load levels, the
+    P99 latency at the highest level."""
+    ok = [t for t in trials if t.state == OK]
+    metric = spec.workload.metric
+    table = measures(metric)
+    if spec.load is not None:
+        top = len(spec.load.levels) - 1
+        read = table["p99_ms"].of_level
+        assert read is not None
+        obs = [_observation(t, read(r)) for t in ok for r in levels.get(t.id, []) if r.position == top]
+        label = f"P99 latency at {spec.load.levels[top].label}"
+        return quality_warnings(obs, metric=label, higher_is_better=False)
+    name = metric.name if metric else "elapsed_s"
+    read_trial = table[name].of_trial
+    assert read_trial is not None
+    obs = [_observation(t, read_trial(t)) for t in ok]
+    return quality_warnings(obs, metric=name, higher_is_better=table[name].higher_is_better is not False)
+
+
+def stored_comparison(
+    store: Store, ref: str | None, *, baseline: str | None = None, alpha: float | None = None
+) -> Comparison:
+    """The comparison of a stored experiment (`ref`: its id or name; None: the latest)."""
+    exp = store.experiment(ref) if ref else store.latest_experiment()
+    if exp is None:
+        what = f"no experiment {ref!r}" if ref else "no experiment"
+        where = store.engine.url.render_as_string(hide_password=True)
+        raise JvmLabError(f"{where} holds {what}; `jvmlab run SPEC` makes one")
+    trials = store.trials(exp.id)
+    levels = store.levels(t.id for t in trials)
+    series = {t.id: store.series(t.id, "metric") for t in trials if t.state == OK}
+    return compare_experiment(exp, trials, levels, series, baseline=baseline, alpha=alpha)

@@ -1,0 +1,140 @@
+"""The measures an experiment compares and sets goals on: each a name (used in goals and exports), a label,
+a unit, which direction is better, and how to read it from a trial and from a load level of a trial.
+
+The values are the figures `jvmlab results` shows (analysis/results.py), read the same way; sizes are
+given in MiB here (`rss_peak_mb`: mebibytes, 2^20 bytes, the unit of -Xmx512m).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from jvmlab.experiment.analysis.results import FIGURES, LEVEL_FIGURES
+
+if TYPE_CHECKING:
+    from jvmlab.experiment.spec import Metric
+
+Read = Callable[[Any], float | None]
+MIB = 1 << 20
+# The workload's metric after its warm-up: filled in from the steady-state analysis of its time series.
+STEADY = "metric_steady"
+
+
+@dataclass(frozen=True)
+class Measure:
+    name: str
+    label: str
+    unit: str
+    # True: higher is better; False: lower is better; None: neither (e.g. the allocation rate).
+    higher_is_better: bool | None
+    of_trial: Read | None = None
+    of_level: Read | None = None
+
+    def better(self, change_percent: float) -> bool | None:
+        """Whether a change of this sign is an improvement (None: the measure has no better direction)."""
+        if self.higher_is_better is None or change_percent == 0:
+            return None
+        return (change_percent > 0) == self.higher_is_better
+
+
+def _mib(read: Read) -> Read:
+    def mib(x: Any) -> float | None:
+        v = read(x)
+        return None if v is None else v / MIB
+
+    return mib
+
+
+def _m(
+    name: str, label: str, unit: str, better: bool | None, trial: str | None, level: str | None
+) -> Measure:
+    of_trial = FIGURES[trial] if trial else None
+    of_level = LEVEL_FIGURES[level] if level else None
+    if unit == "MiB":
+        of_trial = _mib(of_trial) if of_trial else None
+        of_level = _mib(of_level) if of_level else None
+    return Measure(name, label, unit, better, of_trial, of_level)
+
+
+LOWER, HIGHER = False, True
+MEASURES: tuple[Measure, ...] = (
+    # load levels: what the clients saw
+    _m("throughput_rps", "throughput", "req/s", HIGHER, None, "throughput_rps"),
+    _m("error_percent", "errors", "%", LOWER, None, "error_percent"),
+    _m("p50_ms", "P50 latency", "ms", LOWER, None, "p50_ms"),
+    _m("p95_ms", "P95 latency", "ms", LOWER, None, "p95_ms"),
+    _m("p99_ms", "P99 latency", "ms", LOWER, None, "p99_ms"),
+    _m("p999_ms", "P99.9 latency", "ms", LOWER, None, "p999_ms"),
+    _m("max_ms", "max latency", "ms", LOWER, None, "max_ms"),
+    # service time: from the actual send, without the wait behind a stall (what a closed-model tool shows)
+    _m("service_p50_ms", "P50 service time", "ms", LOWER, None, "service_p50_ms"),
+    _m("service_p95_ms", "P95 service time", "ms", LOWER, None, "service_p95_ms"),
+    _m("service_p99_ms", "P99 service time", "ms", LOWER, None, "service_p99_ms"),
+    _m("service_p999_ms", "P99.9 service time", "ms", LOWER, None, "service_p999_ms"),
+    _m("service_max_ms", "max service time", "ms", LOWER, None, "service_max_ms"),
+    # the driver: how late its requests left (part of every latency above, none of the service times)
+    _m("send_lag_p99_ms", "P99 send lag", "ms", LOWER, None, "send_lag_p99_ms"),
+    # the run
+    _m("elapsed_s", "time", "s", LOWER, "elapsed_s", None),
+    # GC
+    _m("gc_count", "GCs", "", LOWER, "gc_count", None),
+    _m("young_gc_per_min", "Young GC per minute", "/min", LOWER, "young_per_min", "young_per_min"),
+    _m("young_gc_peak_per_min", "Young GC peak per minute", "/min", LOWER, None, "young_peak_per_min"),
+    _m(
+        "young_gc_pause_ms_per_min",
+        "Young GC pause time per minute",
+        "ms",
+        LOWER,
+        "young_pause_ms_per_min",
+        "young_pause_ms_per_min",
+    ),
+    _m("full_gc_count", "Full GC", "", LOWER, "full_gc_count", "full_count"),
+    _m("full_gc_per_min", "Full GC per minute", "/min", LOWER, None, "full_per_min"),
+    _m("full_gc_peak_per_min", "Full GC peak per minute", "/min", LOWER, None, "full_peak_per_min"),
+    _m(
+        "full_gc_pause_ms_per_min",
+        "Full GC pause time per minute",
+        "ms",
+        LOWER,
+        "full_pause_ms_per_min",
+        "full_pause_ms_per_min",
+    ),
+    _m(
+        "full_gc_pause_ms_per_min_peak",
+        "Full GC pause time peak per minute",
+        "ms",
+        LOWER,
+        None,
+        "full_pause_ms_per_min_peak",
+    ),
+    _m("pause_total_ms", "pause time", "ms", LOWER, "pause_total_ms", None),
+    _m("pause_ms_per_min", "pause time per minute", "ms", LOWER, None, "pause_ms_per_min"),
+    _m("pause_ms_per_min_peak", "pause time peak per minute", "ms", LOWER, None, "pause_ms_per_min_peak"),
+    _m("pause_p50_ms", "p50 pause", "ms", LOWER, None, "pause_p50_ms"),
+    _m("pause_p99_ms", "p99 pause", "ms", LOWER, "pause_p99_ms", "pause_p99_ms"),
+    _m("pause_max_ms", "max pause", "ms", LOWER, "pause_max_ms", "pause_max_ms"),
+    _m("gc_overhead_percent", "GC overhead", "%", LOWER, "gc_overhead_percent", "gc_overhead_percent"),
+    _m("gc_interval_s", "mean GC interval", "s", HIGHER, "gc_interval_s", None),
+    _m("allocation_mib_s", "allocation rate", "MiB/s", None, "allocation_mib_s", None),
+    # the process
+    _m("rss_peak_mb", "peak RSS", "MiB", LOWER, "rss_peak_bytes", "rss_peak_bytes"),
+    _m("cpu_s", "CPU time", "s", LOWER, "cpu_s", None),
+    _m("cpu_percent", "CPU", "%", LOWER, None, "cpu_percent"),
+)
+
+
+def measures(metric: Metric | None) -> dict[str, Measure]:
+    """Every measure by name: the workload's own metric first (under its name in the spec, and its steady
+    state as `metric_steady`), then MEASURES."""
+    out: dict[str, Measure] = {}
+    if metric is not None:
+        unit = metric.unit
+        better = metric.higher_is_better
+        label = metric.name.replace("_", " ")  # chunks_per_s: "chunks per s", which a column header can wrap
+        out[metric.name] = Measure(metric.name, label, unit, better, FIGURES["metric_mean"])
+        out[STEADY] = Measure(STEADY, f"{label}, steady state", unit, better)
+    for m in MEASURES:
+        out.setdefault(m.name, m)  # the workload's metric keeps its name
+    return out

@@ -1,0 +1,73 @@
+"""Everything the HTML report of a stored experiment shows, read at once: the comparison, the trials and
+their files, the workload metric's and RSS's series, the load levels, and per variant one trial's GC log,
+parsed and summarised. The report's page (jvmlab.report.experiment.page) only lays this out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from jvmlab.experiment.analysis.comparison import Comparison, stored_comparison
+from jvmlab.experiment.storage import OK, ExperimentRow, LevelRow, Store, TrialRow
+from jvmlab.metrics.summary import GcSummary
+
+
+@dataclass(frozen=True)
+class GcEvidence:
+    """The GC log of one successful trial of a variant, for its charts: its event table and summary."""
+
+    variant: str
+    trial_key: str
+    path: str
+    events: pl.DataFrame
+    summary: GcSummary
+
+
+@dataclass(frozen=True)
+class ReportData:
+    experiment: ExperimentRow
+    comparison: Comparison
+    trials: list[TrialRow]
+    artifacts: dict[int, dict[str, str]]  # trial id -> kind -> path
+    metric_series: dict[int, list[tuple[float, float]]]
+    rss_series: dict[int, list[tuple[float, float]]]
+    levels: dict[int, list[LevelRow]]
+    gc_logs: list[GcEvidence] = field(default_factory=list)
+
+
+def gc_evidence(variant: str, trial_key: str, path: str) -> GcEvidence:
+    from jvmlab.gclog import load  # deferred: a report without GC logs does not load the parser
+    from jvmlab.metrics import summarize
+
+    log = load(path)
+    return GcEvidence(variant, trial_key, path, log.events, summarize(log))
+
+
+def report_data(
+    store: Store, ref: str | None, *, baseline: str | None = None, alpha: float | None = None
+) -> ReportData:
+    """Everything the report shows, read from the store (and, per variant, the GC log of its first
+    successful repetition that left one)."""
+    c = stored_comparison(store, ref, baseline=baseline, alpha=alpha)
+    exp = store.experiment(c.experiment_id)
+    assert exp is not None
+    trials = store.trials(exp.id)
+    artifacts = {t.id: store.artifacts(t.id) for t in trials}
+    ok = [t for t in trials if t.state == OK]
+    first: dict[str, tuple[str, str]] = {}
+    for t in sorted(ok, key=lambda t: t.repetition):
+        log = artifacts[t.id].get("gc_log")
+        if log and t.variant not in first and Path(log).is_file():
+            first[t.variant] = (t.key, log)
+    return ReportData(
+        exp,
+        c,
+        trials,
+        artifacts,
+        {t.id: store.series(t.id, "metric") for t in ok},
+        {t.id: store.series(t.id, "rss_bytes") for t in ok},
+        store.levels(t.id for t in trials),
+        [gc_evidence(v.variant, *first[v.variant]) for v in c.variants if v.variant in first],
+    )

@@ -1,0 +1,310 @@
+"""Running an experiment: resolve the JDKs, validate every JDK x flag set before any trial runs, plan, store
+the plan, run the trials one by one (each committed when it ends), resume what an interrupted run left.
+
+The library never prints: what happens is reported to a `Progress` (the CLI draws it), and the results are in
+the store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from jvmlab.errors import InputError, JvmLabError, os_error_reason
+from jvmlab.experiment.execution import environment, interrupt
+from jvmlab.experiment.execution.planner import PlannedTrial, Variant, plan, variants
+from jvmlab.experiment.execution.trial import TrialSetup, run_trial
+from jvmlab.experiment.spec import ExperimentSpec
+from jvmlab.experiment.storage import PENDING, REJECTED, Store, TrialOutcome, TrialRow
+
+
+class JdkLike(Protocol):
+    """What the runner needs of a JDK (jvmlab.jdk.discovery.Jdk)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def home(self) -> Path: ...
+    @property
+    def major(self) -> int: ...
+    @property
+    def version(self) -> str: ...
+    @property
+    def java(self) -> Path: ...
+
+
+@dataclass(frozen=True)
+class FlagVerdict:
+    """Whether a JDK accepts a flag set, in the JVM's own words, and the ergonomics it chose."""
+
+    accepted: bool
+    message: str | None = None
+    warnings: tuple[str, ...] = ()
+    ergonomics: dict[str, Any] = field(default_factory=dict)
+    # Every -XX:+PrintFlagsFinal value (name -> value) where the JVM printed them.
+    flag_table: dict[str, str] = field(default_factory=dict)
+
+
+ResolveJdks = Callable[[Sequence[str]], list[Any]]
+# (JDKs, flag sets by name) -> verdict per (JDK name, flag set name); the checks may run in parallel.
+CheckFlags = Callable[[Sequence[Any], Mapping[str, Sequence[str]]], dict[tuple[str, str], FlagVerdict]]
+
+
+class Progress(Protocol):
+    """What a run reports as it goes (the CLI draws a progress bar from it)."""
+
+    def trial_started(self, trial: TrialRow, done: int, total: int) -> None: ...
+    def metric(self, t_s: float, value: float) -> None: ...
+    def trial_finished(self, trial: TrialRow, outcome: TrialOutcome, done: int, total: int) -> None: ...
+
+
+class Silent:
+    def trial_started(self, trial: TrialRow, done: int, total: int) -> None:
+        pass
+
+    def metric(self, t_s: float, value: float) -> None:
+        pass
+
+    def trial_finished(self, trial: TrialRow, outcome: TrialOutcome, done: int, total: int) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What an experiment will run: the JDKs, the verdict on each JDK x flag set, the trials in order."""
+
+    spec: ExperimentSpec
+    jdks: dict[str, Any]
+    verdicts: dict[str, FlagVerdict]  # by variant key, in matrix order (JDKs, then flag sets)
+    trials: list[PlannedTrial]
+
+    @property
+    def rejected(self) -> dict[str, FlagVerdict]:
+        return {k: v for k, v in self.verdicts.items() if not v.accepted}
+
+    @property
+    def variants(self) -> list[Variant]:
+        """In matrix order: JDKs as resolved, flag sets as in the spec."""
+        by_key = {t.variant.key: t.variant for t in self.trials}
+        return [by_key[key] for key in self.verdicts]
+
+
+def make_plan(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> Plan:
+    """Resolves the spec's JDKs and checks every JDK x flag set (rejections are kept, not raised)."""
+    jdks = {j.name: j for j in resolve(spec.matrix.jdks)}
+    if not jdks:
+        raise JvmLabError(
+            f"matrix.jdks = {spec.matrix.jdks}: no JDK matches; `jvmlab jdks` lists what is installed"
+        )
+    applies = _flag_set_jdks(spec, jdks, resolve)
+    all_variants = [v for v in variants(list(jdks), _flag_lists(spec)) if v.jdk in applies[v.flag_set]]
+    checked: dict[tuple[str, str], FlagVerdict] = {}
+    for names, group in _groups(applies).items():  # one check per set of JDKs: the checks run in parallel
+        checked |= check([jdks[n] for n in names], {fs: _flag_lists(spec)[fs] for fs in group})
+    verdicts = {v.key: checked[(v.jdk, v.flag_set)] for v in all_variants}
+    fresh = spec.load is not None and spec.load.mode == "fresh"
+    levels = [lv.label for lv in spec.load.levels] if fresh and spec.load is not None else None
+    trials = plan(
+        all_variants, spec.matrix.repetitions, order=spec.matrix.order, seed=spec.matrix.seed, levels=levels
+    )
+    return Plan(spec, jdks, verdicts, trials)
+
+
+def _flag_lists(spec: ExperimentSpec) -> dict[str, list[str]]:
+    return {name: fs.flags for name, fs in spec.matrix.flag_sets().items()}
+
+
+def _flag_set_jdks(
+    spec: ExperimentSpec, jdks: Mapping[str, Any], resolve: ResolveJdks
+) -> dict[str, list[str]]:
+    """Per flag set, the names of the experiment's JDKs it applies to (in the experiment's order)."""
+    out = {}
+    for name, fs in spec.matrix.flag_sets().items():
+        if fs.jdks is None:
+            out[name] = list(jdks)
+            continue
+        chosen = {j.name for j in resolve(fs.jdks)}
+        out[name] = [n for n in jdks if n in chosen]
+        if not out[name]:
+            raise JvmLabError(
+                f"matrix.flags.{name}.jdks = {fs.jdks}: none of the experiment's JDKs ({', '.join(jdks)}); "
+                "widen matrix.jdks or change the selection"
+            )
+    return out
+
+
+def _groups(applies: Mapping[str, list[str]]) -> dict[tuple[str, ...], list[str]]:
+    """Flag sets grouped by the JDKs they apply to."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for flag_set, names in applies.items():
+        groups.setdefault(tuple(names), []).append(flag_set)
+    return groups
+
+
+def rejection_error(p: Plan) -> JvmLabError:
+    lines = [f"{key}: {v.message or 'rejected'}" for key, v in p.rejected.items()]
+    return JvmLabError(
+        f"{len(lines)} JDK x flag set combination(s) rejected by the JVM: "
+        + "; ".join(lines)
+        + " (fix the flags, narrow matrix.jdks, or run the rest with --allow-rejected)"
+    )
+
+
+def spec_hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def jdk_info(jdk: Any, verdict: FlagVerdict | None) -> dict[str, Any]:
+    return {
+        "name": jdk.name,
+        "home": str(jdk.home),
+        "version": jdk.version,
+        "major": jdk.major,
+        "vendor": getattr(jdk, "vendor", None),
+        "vm": getattr(jdk, "vm", None),
+        "release": environment.release_file(jdk.home),
+        "warnings": list(verdict.warnings) if verdict else [],
+        "ergonomics": verdict.ergonomics if verdict else {},
+    }
+
+
+def trial_rows(p: Plan) -> list[dict[str, Any]]:
+    return [
+        {
+            "position": t.position,
+            "key": t.key,
+            "variant": t.variant.key,
+            "jdk": t.variant.jdk,
+            "flag_set": t.variant.flag_set,
+            "flags": list(t.variant.flags),
+            "repetition": t.repetition,
+            "level": t.level,
+        }
+        for t in p.trials
+    ]
+
+
+@dataclass
+class Runner:
+    """Runs a planned experiment against a store. `classes` is the bundled Java classes' directory."""
+
+    store: Store
+    run_root: Path
+    classes: Path
+    progress: Progress = field(default_factory=Silent)
+    allow_rejected: bool = False
+
+    def start(self, p: Plan, spec_text: str) -> int:
+        """Stores a new experiment with its plan; returns its id."""
+        if p.rejected and not self.allow_rejected:
+            raise rejection_error(p)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        run_dir = (self.run_root / f"{p.spec.name}-{stamp}").resolve()
+        try:  # before the experiment is stored: a --runs folder that cannot be written fails at once
+            run_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise InputError(
+                str(self.run_root), f"cannot make the trials' folder: {os_error_reason(e)}"
+            ) from None
+        env = {
+            "machine": environment.machine(),
+            "jdks": {name: jdk_info(j, None) for name, j in p.jdks.items()},
+            "flag_checks": {k: _verdict_json(v) for k, v in p.verdicts.items()},
+        }
+        return self.store.create_experiment(
+            name=p.spec.name,
+            spec_hash=spec_hash(spec_text),
+            spec_text=spec_text,
+            spec=p.spec.model_dump(mode="json"),
+            environment=env,
+            run_dir=str(run_dir),
+            trials=trial_rows(p),
+        )
+
+    def resumable(self, p: Plan, spec_text: str) -> int:
+        """The latest experiment of this spec's name, which must have been made from the same spec."""
+        exp = self.store.latest_experiment(p.spec.name)
+        if exp is None:
+            raise JvmLabError(
+                f"--resume: no experiment named {p.spec.name!r} in {self.store.url}; run without --resume"
+            )
+        if exp.spec_hash != spec_hash(spec_text):
+            raise JvmLabError(
+                f"--resume: the spec changed since experiment {exp.id} ({p.spec.name}) started; "
+                "run without --resume to start a new experiment"
+            )
+        return exp.id
+
+    def run(self, experiment_id: int, p: Plan) -> list[TrialRow]:
+        """Runs every unfinished trial of the experiment, in plan order; returns all its trials at the end."""
+        exp = self.store.experiment(experiment_id)
+        assert exp is not None
+        todo = self.store.unfinished(experiment_id)
+        total = len(self.store.trials(experiment_id))
+        done = total - len(todo)
+        self.store.set_status(experiment_id, "running")
+        try:
+            for i, trial in enumerate(todo):
+                verdict = p.verdicts.get(trial.variant)
+                if verdict is not None and not verdict.accepted:
+                    self.store.reject_trial(trial.id, verdict.message or "flags rejected by the JVM")
+                else:
+                    self._run_one(exp.run_dir, trial, p, verdict, done, total)
+                interrupt.check()
+                done += 1
+                if p.spec.trial.cooldown_s and i < len(todo) - 1:
+                    time.sleep(p.spec.trial.cooldown_s)
+        except BaseException:
+            self.store.set_status(experiment_id, "interrupted")
+            raise
+        self.store.set_status(experiment_id, "done")
+        return self.store.trials(experiment_id)
+
+    def _run_one(
+        self, run_dir: str, trial: TrialRow, p: Plan, verdict: FlagVerdict | None, done: int, total: int
+    ) -> None:
+        jdk = p.jdks.get(trial.jdk)
+        if jdk is None:
+            outcome = TrialOutcome(state=REJECTED, reason=f"JDK {trial.jdk} is no longer installed")
+            self.store.finish_trial(trial.id, outcome)
+            return
+        at = f"-{_safe(trial.level)}" if trial.level else ""
+        folder = Path(run_dir) / f"{trial.position:03d}-{_safe(trial.variant)}{at}-{trial.repetition}"
+        setup = TrialSetup(
+            trial_id=trial.key,
+            java=jdk.java,
+            jdk_home=jdk.home,
+            jdk_major=jdk.major,
+            jdk_vm=getattr(jdk, "vm", None) or "HotSpot",
+            flags=tuple(trial.flags),
+            run_dir=folder,
+            classes=self.classes,
+            level=trial.level,
+        )
+        self.store.start_trial(
+            trial.id, run_dir=str(folder), argv=[str(jdk.java)], jdk_info=jdk_info(jdk, verdict)
+        )
+        self.progress.trial_started(trial, done, total)
+        try:
+            outcome = run_trial(p.spec, setup, on_metric=self.progress.metric)
+        except BaseException:
+            # Ctrl-C: the process tree is gone (run_trial ended it); the trial runs again on --resume.
+            self.store.finish_trial(trial.id, TrialOutcome(state=PENDING, reason="interrupted"))
+            raise
+        self.store.finish_trial(trial.id, outcome)
+        self.progress.trial_finished(trial, outcome, done + 1, total)
+
+
+def _safe(text: str) -> str:
+    return "".join(c if c.isalnum() or c in "._-" else "_" for c in text)
+
+
+def _verdict_json(v: FlagVerdict) -> dict[str, Any]:
+    return json.loads(
+        json.dumps({"accepted": v.accepted, "message": v.message, "warnings": list(v.warnings)})
+    )

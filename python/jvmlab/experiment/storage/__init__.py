@@ -1,0 +1,41 @@
+"""Storing experiments: the tables, what a trial reports, and the store that holds them (SQLite or
+PostgreSQL through SQLAlchemy)."""
+
+from jvmlab.experiment.storage.outcomes import LevelOutcome, TrialOutcome
+from jvmlab.experiment.storage.store import DEFAULT_DB, Store, engine_url
+from jvmlab.experiment.storage.tables import (
+    FAILED,
+    OK,
+    PENDING,
+    REJECTED,
+    RUNNING,
+    STORE_FORMAT_VERSION,
+    TERMINAL,
+    TIMEOUT,
+    ArtifactRow,
+    ExperimentRow,
+    LevelRow,
+    SampleRow,
+    TrialRow,
+)
+
+__all__ = [
+    "DEFAULT_DB",
+    "FAILED",
+    "OK",
+    "PENDING",
+    "REJECTED",
+    "RUNNING",
+    "STORE_FORMAT_VERSION",
+    "TERMINAL",
+    "TIMEOUT",
+    "ArtifactRow",
+    "ExperimentRow",
+    "LevelOutcome",
+    "LevelRow",
+    "SampleRow",
+    "Store",
+    "TrialOutcome",
+    "TrialRow",
+    "engine_url",
+]

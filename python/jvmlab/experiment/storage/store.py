@@ -1,0 +1,251 @@
+"""The results store: experiments, their trials, the trials' time series and artefacts, through SQLAlchemy.
+
+A SQLite file by default (`jvmlab.db` in the working directory), or any SQLAlchemy URL (PostgreSQL:
+`postgresql://user@host/db`). Every trial is committed when it starts and again when it ends, so a crash or a
+`kill -9` of jvmlab loses at most the trial that was running, which `jvmlab run --resume` runs again.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, delete, inspect, select, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.orm import Session
+
+from jvmlab.errors import StoreError
+from jvmlab.experiment.storage.outcomes import TrialOutcome
+from jvmlab.experiment.storage.tables import (
+    PENDING,
+    REJECTED,
+    RUNNING,
+    TERMINAL,
+    ArtifactRow,
+    Base,
+    ExperimentRow,
+    LevelRow,
+    SampleRow,
+    TrialRow,
+)
+
+DEFAULT_DB = "jvmlab.db"
+
+
+def engine_url(url: str | None) -> str:
+    """A SQLAlchemy URL: None is the default SQLite file, a path a SQLite file; postgresql:// uses psycopg."""
+    if not url:
+        return f"sqlite:///{DEFAULT_DB}"
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    if "://" not in url:
+        return f"sqlite:///{Path(url)}"
+    return url
+
+
+class Store:
+    """The results of every experiment run against one database."""
+
+    def __init__(self, engine: Engine, url: str):
+        self.engine = engine
+        self.url = url
+
+    @staticmethod
+    def open(url: str | None = None) -> Store:
+        full = engine_url(url)
+        try:
+            engine = create_engine(full)
+            Base.metadata.create_all(engine)
+            _add_new_columns(engine)
+        except ArgumentError as e:
+            raise StoreError(
+                f"--db {url}: not a database URL ({e}); give a file path or postgresql://..."
+            ) from None
+        except ModuleNotFoundError as e:
+            raise StoreError(f"--db {url}: the database driver is not installed ({e.name})") from None
+        except SQLAlchemyError as e:
+            raise StoreError(f"--db {url or DEFAULT_DB}: cannot open the store ({_reason(e)})") from None
+        return Store(engine, full)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session whose database errors (a store locked, gone, or not a jvmlab store) are StoreErrors."""
+        try:
+            with Session(self.engine, expire_on_commit=False) as s:
+                yield s
+        except SQLAlchemyError as e:
+            shown = self.engine.url.render_as_string(hide_password=True)
+            raise StoreError(f"{shown}: cannot use the store ({_reason(e)})") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # Experiments ------------------------------------------------------------------------------------
+
+    def create_experiment(
+        self,
+        *,
+        name: str,
+        spec_hash: str,
+        spec_text: str,
+        spec: dict[str, Any],
+        environment: dict[str, Any],
+        run_dir: str,
+        trials: Iterable[dict[str, Any]],
+    ) -> int:
+        """Stores a new experiment and its whole plan (every trial pending); returns its id."""
+        with self.session() as s, s.begin():
+            exp = ExperimentRow(
+                name=name,
+                spec_hash=spec_hash,
+                spec_text=spec_text,
+                spec=spec,
+                environment=environment,
+                run_dir=run_dir,
+                created_at=time.time(),
+                status="planned",
+            )
+            exp.trials = [TrialRow(**t, state=PENDING) for t in trials]
+            s.add(exp)
+            s.flush()
+            return exp.id
+
+    def latest_experiment(self, name: str | None = None) -> ExperimentRow | None:
+        with self.session() as s:
+            q = select(ExperimentRow).order_by(ExperimentRow.id.desc()).limit(1)
+            if name is not None:
+                q = q.where(ExperimentRow.name == name)
+            return s.scalars(q).first()
+
+    def experiment(self, ref: str | int) -> ExperimentRow | None:
+        """By id, or the latest with that name."""
+        if isinstance(ref, int) or str(ref).isdigit():
+            with self.session() as s:
+                return s.get(ExperimentRow, int(ref))
+        return self.latest_experiment(str(ref))
+
+    def experiments(self) -> list[ExperimentRow]:
+        with self.session() as s:
+            return list(s.scalars(select(ExperimentRow).order_by(ExperimentRow.id)))
+
+    def set_status(self, experiment_id: int, status: str) -> None:
+        with self.session() as s, s.begin():
+            exp = s.get(ExperimentRow, experiment_id)
+            if exp is not None:
+                exp.status = status
+
+    # Trials -----------------------------------------------------------------------------------------
+
+    def trials(self, experiment_id: int) -> list[TrialRow]:
+        with self.session() as s:
+            q = select(TrialRow).where(TrialRow.experiment_id == experiment_id).order_by(TrialRow.position)
+            return list(s.scalars(q))
+
+    def unfinished(self, experiment_id: int) -> list[TrialRow]:
+        """Trials still to run, in plan order: pending ones, and any left running by a jvmlab that died."""
+        return [t for t in self.trials(experiment_id) if t.state not in TERMINAL]
+
+    def start_trial(
+        self, trial_id: int, *, run_dir: str, argv: Sequence[str], jdk_info: dict[str, Any]
+    ) -> None:
+        with self.session() as s, s.begin():
+            t = s.get(TrialRow, trial_id)
+            assert t is not None
+            t.state, t.started_at, t.run_dir = RUNNING, time.time(), run_dir
+            t.argv, t.jdk_info, t.attempts = list(argv), jdk_info, t.attempts + 1
+            # A rerun replaces what a killed attempt left.
+            for table in (SampleRow, ArtifactRow, LevelRow):
+                s.execute(delete(table).where(table.trial_id == trial_id))
+
+    def finish_trial(self, trial_id: int, outcome: TrialOutcome) -> None:
+        """Stores a trial's outcome, series and artefacts in one transaction."""
+        with self.session() as s, s.begin():
+            t = s.get(TrialRow, trial_id)
+            assert t is not None
+            t.state, t.reason, t.ended_at = outcome.state, outcome.reason, time.time()
+            t.elapsed_s, t.ready_s, t.exit_code = outcome.elapsed_s, outcome.ready_s, outcome.exit_code
+            t.stderr_tail = outcome.stderr_tail
+            if outcome.argv is not None:
+                t.argv = list(outcome.argv)
+            t.metric, t.process, t.gc = (_json_safe(v) for v in (outcome.metric, outcome.process, outcome.gc))
+            for series, points in (outcome.series or {}).items():
+                s.add_all(SampleRow(trial_id=trial_id, series=series, t_s=t_s, value=v) for t_s, v in points)
+            for kind, path in (outcome.artifacts or {}).items():
+                s.add(ArtifactRow(trial_id=trial_id, kind=kind, path=path))
+            for lv in outcome.levels or []:
+                row = {**vars(lv), **{k: _json_safe(getattr(lv, k)) for k in ("load", "gc", "process")}}
+                s.add(LevelRow(trial_id=trial_id, **row))
+
+    def reject_trial(self, trial_id: int, reason: str) -> None:
+        self.finish_trial(trial_id, TrialOutcome(state=REJECTED, reason=reason))
+
+    def series(self, trial_id: int, name: str) -> list[tuple[float, float]]:
+        with self.session() as s:
+            q = (
+                select(SampleRow.t_s, SampleRow.value)
+                .where(SampleRow.trial_id == trial_id, SampleRow.series == name)
+                .order_by(SampleRow.t_s)
+            )
+            return [(float(a), float(b)) for a, b in s.execute(q)]
+
+    def levels(self, trial_ids: Iterable[int]) -> dict[int, list[LevelRow]]:
+        """The load levels of each of the trials, in the spec's order."""
+        ids = list(trial_ids)
+        out: dict[int, list[LevelRow]] = {i: [] for i in ids}
+        if not ids:
+            return out
+        with self.session() as s:
+            q = (
+                select(LevelRow)
+                .where(LevelRow.trial_id.in_(ids))
+                .order_by(LevelRow.trial_id, LevelRow.position)
+            )
+            for row in s.scalars(q):
+                out[row.trial_id].append(row)
+        return out
+
+    def artifacts(self, trial_id: int) -> dict[str, str]:
+        with self.session() as s:
+            q = select(ArtifactRow).where(ArtifactRow.trial_id == trial_id)
+            return {a.kind: a.path for a in s.scalars(q)}
+
+
+def _reason(e: SQLAlchemyError) -> str:
+    """The database's own words, on one line: "file is not a database", "connection refused", ..."""
+    orig = getattr(e, "orig", None)
+    text = str(orig if orig is not None else e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def _add_new_columns(engine: Engine) -> None:
+    """A store made by an older jvmlab: columns added since (all nullable) are added to its tables."""
+    existing = inspect(engine)
+    for table in Base.metadata.sorted_tables:
+        have = {c["name"] for c in existing.get_columns(table.name)}
+        for column in table.columns:
+            if column.name not in have:
+                assert column.nullable, f"{table.name}.{column.name}: a new column must be nullable"
+                kind = column.type.compile(engine.dialect)
+                with engine.begin() as c:
+                    c.execute(text(f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}'))
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _json_safe(value: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Values JSON columns accept on every backend: NaN and infinities (which PostgreSQL's json refuses)
+    become null."""
+    return None if value is None else _finite(value)

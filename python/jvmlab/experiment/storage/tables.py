@@ -1,0 +1,114 @@
+"""The store's tables (SQLAlchemy ORM): experiments, their trials, the trials' time series, load levels and
+artefacts, and the states a trial goes through."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+STORE_FORMAT_VERSION = 1
+
+# Trial states. A trial in a terminal state is never run again by --resume.
+PENDING, RUNNING, OK, FAILED, REJECTED, TIMEOUT = "pending", "running", "ok", "failed", "rejected", "timeout"
+TERMINAL = (OK, FAILED, REJECTED, TIMEOUT)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class ExperimentRow(Base):
+    __tablename__ = "experiments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), index=True)
+    spec_hash: Mapped[str] = mapped_column(String(64))
+    spec_text: Mapped[str] = mapped_column(Text)
+    spec: Mapped[dict[str, Any]]
+    environment: Mapped[dict[str, Any]]
+    run_dir: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[float] = mapped_column(Float)
+    status: Mapped[str] = mapped_column(String(20))
+    format_version: Mapped[int] = mapped_column(Integer, default=STORE_FORMAT_VERSION)
+    trials: Mapped[list[TrialRow]] = relationship(back_populates="experiment", order_by="TrialRow.position")
+
+
+class TrialRow(Base):
+    __tablename__ = "trials"
+    __table_args__ = (UniqueConstraint("experiment_id", "key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    experiment_id: Mapped[int] = mapped_column(ForeignKey("experiments.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    key: Mapped[str] = mapped_column(String(400))
+    variant: Mapped[str] = mapped_column(String(400))
+    jdk: Mapped[str] = mapped_column(String(200))
+    flag_set: Mapped[str] = mapped_column(String(200))
+    flags: Mapped[list[Any]]
+    repetition: Mapped[int] = mapped_column(Integer)
+    # The one load level this trial's JVM takes (load mode "fresh"); None: all the spec's levels, or no load.
+    level: Mapped[str | None] = mapped_column(String(200), default=None)
+    state: Mapped[str] = mapped_column(String(20), default=PENDING)
+    reason: Mapped[str | None] = mapped_column(Text, default=None)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    started_at: Mapped[float | None] = mapped_column(Float, default=None)
+    ended_at: Mapped[float | None] = mapped_column(Float, default=None)
+    elapsed_s: Mapped[float | None] = mapped_column(Float, default=None)
+    ready_s: Mapped[float | None] = mapped_column(Float, default=None)
+    exit_code: Mapped[int | None] = mapped_column(Integer, default=None)
+    stderr_tail: Mapped[str | None] = mapped_column(Text, default=None)
+    run_dir: Mapped[str | None] = mapped_column(Text, default=None)
+    argv: Mapped[list[Any] | None] = mapped_column(JSON, default=None)
+    jdk_info: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    metric: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    process: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    gc: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    experiment: Mapped[ExperimentRow] = relationship(back_populates="trials")
+
+
+class SampleRow(Base):
+    """One point of a trial's time series: `series` is e.g. "metric", "rss_bytes", "cpu_percent"."""
+
+    __tablename__ = "samples"
+    __table_args__ = (Index("ix_samples_trial_series", "trial_id", "series"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    trial_id: Mapped[int] = mapped_column(ForeignKey("trials.id"))
+    series: Mapped[str] = mapped_column(String(100))
+    t_s: Mapped[float] = mapped_column(Float)
+    value: Mapped[float] = mapped_column(Float)
+
+
+class LevelRow(Base):
+    """What a trial measured at one load level: the load's result, and the GC summary and process figures
+    of exactly the level's measured window."""
+
+    __tablename__ = "levels"
+    __table_args__ = (UniqueConstraint("trial_id", "position"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    trial_id: Mapped[int] = mapped_column(ForeignKey("trials.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)  # the level's place in the spec, from 0
+    name: Mapped[str] = mapped_column(String(200))
+    rate: Mapped[float] = mapped_column(Float)
+    # The measured window, in seconds since the trial's process started and in JVM uptime.
+    start_s: Mapped[float] = mapped_column(Float)
+    end_s: Mapped[float] = mapped_column(Float)
+    uptime_start_s: Mapped[float | None] = mapped_column(Float, default=None)
+    uptime_end_s: Mapped[float | None] = mapped_column(Float, default=None)
+    load: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    gc: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    process: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+
+
+class ArtifactRow(Base):
+    """A file a trial left: its GC log, stdout, stderr, JFR recording (paths in the run folder)."""
+
+    __tablename__ = "artifacts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    trial_id: Mapped[int] = mapped_column(ForeignKey("trials.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(50))
+    path: Mapped[str] = mapped_column(Text)

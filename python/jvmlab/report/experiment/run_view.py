@@ -1,0 +1,208 @@
+"""Terminal tables of experiments: the plan before a run (JDKs, flag sets and what the JVM said of them,
+the trial order) and the results per variant after it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from jvmlab.experiment.analysis.results import Figure, LevelResult, VariantResult
+from jvmlab.report import units
+from jvmlab.report.sparkline import sparkline
+
+
+def _flag_sets_table(plan: Any) -> Table:
+    """Each flag set once: its flags, and the JDKs it runs on."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_justify="left")
+    table.add_column("flag set", no_wrap=True)
+    table.add_column("flags", overflow="fold")
+    table.add_column("on", overflow="fold")
+    on: dict[str, list[str]] = {}
+    flags: dict[str, tuple[str, ...]] = {}
+    for v in plan.variants:
+        on.setdefault(v.flag_set, []).append(v.jdk)
+        flags[v.flag_set] = v.flags
+    for name, jdks in on.items():
+        everywhere = len(jdks) == len(plan.jdks)
+        table.add_row(
+            name, " ".join(flags[name]) or "— (the JVM's defaults)", "all" if everywhere else ", ".join(jdks)
+        )
+    return table
+
+
+def plan_renderable(plan: Any, *, store_url: str) -> RenderableType:
+    """The plan of `jvmlab run`: the flag sets, the verdict of the flag check per variant, the order."""
+    spec = plan.spec
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_justify="left")
+    for name in ("JDK / flag set", "version", "JVM says"):
+        table.add_column(name, overflow="fold", no_wrap=name != "JVM says")
+    for v in plan.variants:
+        verdict = plan.verdicts[v.key]
+        jdk = plan.jdks[v.jdk]
+        said = (
+            Text("accepted", style="green")
+            if verdict.accepted
+            else Text(verdict.message or "rejected", "red")
+        )
+        if verdict.accepted and verdict.warnings:
+            said = Text("accepted, warns: " + "; ".join(verdict.warnings), style="yellow")
+        table.add_row(v.key, f"{jdk.version} ({getattr(jdk, 'vendor', '') or ''})", said)
+    order = ", ".join(t.key for t in plan.trials[:6]) + (" ..." if len(plan.trials) > 6 else "")
+    levels = ""
+    if spec.load is not None:
+        rates = ", ".join(f"{lv.label} {lv.rate:g}/s" for lv in spec.load.levels)
+        levels = f"; load levels ({spec.load.mode}): {rates}"
+    head = Text.assemble(
+        (f"{spec.name}", "bold"),
+        f": {len(plan.variants)} variants x {spec.matrix.repetitions} repetitions = {len(plan.trials)} trials"
+        f" ({spec.matrix.order} order, seed {spec.matrix.seed}), timeout {spec.trial.timeout_s:g} s each"
+        f"{levels}; results to {store_url}",
+    )
+    return Group(head, _flag_sets_table(plan), table, Text(f"order: {order}", style="dim"))
+
+
+@dataclass(frozen=True)
+class Column:
+    """A results column: header (with its unit), the figure it shows, how, and whether with its spread."""
+
+    header: str
+    figure: str
+    fmt: Callable[[float], str]
+    spread: bool = False
+
+
+def _fixed(digits: int) -> Callable[[float], str]:
+    return lambda v: f"{v:,.{digits}f}"
+
+
+def _num(v: float) -> str:
+    return f"{v:,.1f}" if abs(v) >= 10 else f"{v:.2f}"
+
+
+RESULT_COLUMNS = (
+    Column("GCs", "gc_count", _fixed(0)),
+    Column("young\n/min", "young_per_min", _fixed(1)),
+    Column("full", "full_gc_count", _fixed(1)),
+    Column("p99\nms", "pause_p99_ms", _num),
+    Column("max\nms", "pause_max_ms", _num),
+    Column("interval\ns", "gc_interval_s", _fixed(2)),
+    Column("overhead\n%", "gc_overhead_percent", _fixed(2)),
+    Column("RSS\nMiB", "rss_peak_bytes", lambda v: f"{v / units.MIB:,.0f}"),
+)
+
+
+def _cell(f: Figure, fmt: Callable[[float], str], *, spread: bool) -> str:
+    """The mean, with the coefficient of variation (±%) where there are several trials and it is asked."""
+    if f.mean is None:
+        return units.MISSING
+    text = fmt(f.mean)
+    if spread and f.stdev is not None and f.mean:
+        text += f" ±{abs(f.stdev / f.mean) * 100:.0f}%"
+    return text
+
+
+def _warmup(f: dict[str, Figure]) -> str:
+    early, late = f["metric_early"].mean, f["metric_late"].mean
+    return units.MISSING if early is None or late is None else f"{_num(early)} → {_num(late)}"
+
+
+def results_renderable(title: str, results: Sequence[VariantResult], metric: Any | None) -> RenderableType:
+    """Per variant: trials ok, time, workload metric (mean, and the first third of the measured part
+    against the last), GC and RSS figures; means over the variant's successful trials, ± the coefficient
+    of variation. GC pauses (p99, max) in ms; interval: mean time between GCs."""
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
+    headers = ["JDK", "flags", "ok", "time\ns"]
+    if metric is not None:
+        unit = metric.unit or metric.name
+        headers += [f"{unit}\nmean", "early → late\n(warm-up)"]
+    headers += [c.header for c in RESULT_COLUMNS]
+    for i, name in enumerate(headers):
+        table.add_column(name, justify="left" if i < 2 else "right", no_wrap=True)
+    notes: list[Text] = []
+    for r in results:
+        f = r.figures
+        row = [r.jdk, r.flag_set, f"{r.ok}/{r.trials}", _cell(f["elapsed_s"], _fixed(1), spread=False)]
+        if metric is not None:
+            row += [_cell(f["metric_mean"], _num, spread=True), _warmup(f)]
+        row += [_cell(f[c.figure], c.fmt, spread=c.spread) for c in RESULT_COLUMNS]
+        table.add_row(*row)
+        notes += [Text(f"{r.variant}: {reason}", style="red") for reason in r.reasons]
+    return Group(Text(title, style="bold"), table, *notes)
+
+
+def timeline_renderable(results: Sequence[VariantResult], metric: Any) -> RenderableType | None:
+    """The workload metric over time per variant, all on one scale, so that warm-up and slowdowns show."""
+    shown = [r for r in results if r.timeline is not None]
+    if not shown:
+        return None
+    top = max((v for r in shown for v in r.timeline.values if v is not None), default=0.0)  # type: ignore[union-attr]
+    unit = metric.unit or metric.name
+    table = Table(box=None, show_header=False, pad_edge=False, collapse_padding=True)
+    for justify in ("left", "left", "left", "right"):
+        table.add_column(justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for r in shown:
+        t = r.timeline
+        assert t is not None
+        span = f"{t.bin_s * len(t.values):.0f} s"
+        table.add_row(r.jdk, r.flag_set, sparkline(t.values, top), span)
+    head = Text(
+        f"{unit} over time, from ready to the end (mean of the trials; one scale, █ = {_num(top)} {unit})",
+        style="bold",
+    )
+    return Group(head, table)
+
+
+def _pair(peak: Figure, mean: Figure) -> str:
+    """ "peak/mean" of a per-minute figure ("68/63.2"); the peak needs a window of a minute or more."""
+    if mean.mean is None:
+        return units.MISSING
+    top = units.MISSING if peak.mean is None else f"{peak.mean:,.0f}"
+    return f"{top}/{mean.mean:,.1f}"
+
+
+def _levels_table() -> Table:
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
+    headers = ["JDK", "flags", "level", "n", "req/s", "err\n%", "young/min\npeak/mean", "pause\nms/min"]
+    headers += ["max\npause", "full/min\npeak/mean", "P95\nms", "P99\nms", "P99 svc\nms", "RSS\nMiB"]
+    for i, name in enumerate(headers):
+        table.add_column(name, justify="left" if i < 3 else "right", no_wrap=True)
+    return table
+
+
+def levels_renderable(title: str, results: Sequence[LevelResult]) -> RenderableType:
+    """Per variant and load level, in the layout of a GC tuning study: young GCs per minute (peak / mean),
+    pause time per minute (cumulative) and the longest pause (single), full GCs, then the latency the
+    clients saw. Means over the variant's successful trials; GC figures of each level's measured window.
+    Every other figure (max latency, pause percentiles, GC overhead, CPU) is in `jvmlab results --json`."""
+    table = _levels_table()
+    for r in results:
+        f = r.figures
+        table.add_row(
+            r.jdk,
+            r.flag_set,
+            r.level,
+            str(r.trials),
+            _cell(f["throughput_rps"], _fixed(1), spread=False),
+            _cell(f["error_percent"], _fixed(2), spread=False),
+            _pair(f["young_peak_per_min"], f["young_per_min"]),
+            _cell(f["pause_ms_per_min"], _fixed(0), spread=False),
+            _cell(f["pause_max_ms"], _num, spread=False),
+            _pair(f["full_peak_per_min"], f["full_per_min"]),
+            _cell(f["p95_ms"], _num, spread=False),
+            _cell(f["p99_ms"], _num, spread=True),
+            _cell(f["service_p99_ms"], _num, spread=False),
+            _cell(f["rss_peak_bytes"], lambda v: f"{v / units.MIB:,.0f}", spread=False),
+        )
+    note = Text(
+        "young/min, full/min: GCs in the busiest minute / per minute on average; pause ms/min: "
+        "stop-the-world time per minute; max pause: the longest; P95, P99: the clients' latency from each "
+        "request's due time; P99 svc: service time, from the actual send",
+        style="dim",
+    )
+    return Group(Text(title, style="bold"), table, note)

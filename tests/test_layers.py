@@ -1,0 +1,112 @@
+"""The architecture as imports (docs/architecture.md): lower layers never import higher ones, the three parts
+of `jvmlab.experiment` keep their directions, and views never read the store or parse a log. Read from the
+source (every import, deferred ones too), so a new module is held to the same rules."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import jvmlab
+
+PACKAGE = Path(jvmlab.__file__).parent
+
+# Top-level parts of jvmlab from the bottom up: a part imports only parts of a lower or equal rank.
+RANKS = {
+    "errors": 0,
+    "durations": 0,
+    "entry": 0,  # the one error printer of every entry point (`make jdks` too): it knows only errors
+    "gclog": 1,
+    "stats": 1,
+    "load": 1,
+    "jdk": 1,
+    "workloads": 1,
+    "metrics": 2,
+    "experiment": 3,
+    "report": 4,
+    "cli": 5,
+    "demo": 6,
+    "__main__": 6,
+}
+
+
+def imports() -> dict[str, set[tuple[str, str | None]]]:
+    """module -> {(imported module, imported name or None)} for every jvmlab import of every module."""
+    found: dict[str, set[tuple[str, str | None]]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        edges: set[tuple[str, str | None]] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                edges |= {(a.name, None) for a in node.names if a.name.startswith("jvmlab.")}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("jvmlab"):
+                edges |= {(node.module, a.name) for a in node.names}
+        found[module] = edges
+    return found
+
+
+def part(module: str, depth: int = 1) -> str:
+    return ".".join(module.split(".")[1 : 1 + depth])
+
+
+def test_lower_layers_never_import_higher_ones():
+    wrong = []
+    for module, edges in imports().items():
+        if module == "jvmlab" or part(module) not in RANKS:
+            continue
+        for target, _ in edges:
+            if target in ("jvmlab", "jvmlab._native") or part(target) not in RANKS:
+                continue
+            if RANKS[part(target)] > RANKS[part(module)]:
+                wrong.append(f"{module} imports {target}")
+    assert not wrong
+    assert set(RANKS) >= {part(m) for m in imports() if m.count(".") >= 1 and part(m) != "_native"}
+
+
+def test_execution_storage_and_analysis_keep_their_directions():
+    forbidden = {
+        "experiment.storage": ("experiment.execution", "experiment.analysis", "experiment.spec"),
+        "experiment.execution": ("experiment.analysis",),
+        "experiment.analysis": ("experiment.execution",),
+    }
+    wrong = [
+        f"{module} imports {target}"
+        for module, edges in imports().items()
+        for target, _ in edges
+        for source, targets in forbidden.items()
+        if part(module, 2) == source and part(target, 2) in targets
+    ]
+    assert not wrong
+
+
+def test_views_neither_read_the_store_nor_parse_logs():
+    reading = {
+        ("jvmlab.experiment.storage", "Store"),
+        ("jvmlab.experiment.storage.store", "Store"),
+        ("jvmlab.gclog", "load"),
+        ("jvmlab.gclog", "load_many"),
+        ("jvmlab.metrics", "summarize"),
+        ("jvmlab.metrics", "summarize_path"),
+        ("jvmlab.metrics.summary", "summarize"),
+        ("jvmlab.metrics.summary", "summarize_path"),
+    }
+    wrong = [
+        f"{module} imports {name} from {target}"
+        for module, edges in imports().items()
+        if part(module) == "report"
+        for target, name in edges
+        if (target, name) in reading or part(target, 2) == "experiment.execution"
+    ]
+    assert not wrong
+
+
+def test_gc_log_views_do_not_know_experiments():
+    wrong = [
+        f"{module} imports {target}"
+        for module, edges in imports().items()
+        if part(module, 2) == "report.gclog"
+        for target, _ in edges
+        if part(target, 2) == "report.experiment" or part(target) == "experiment"
+    ]
+    assert not wrong
