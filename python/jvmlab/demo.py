@@ -5,7 +5,7 @@ JDK jvmlab finds, with default flags and with the tuned flag set. It shows the p
 of the flags), runs it with a progress bar, and prints the comparison per JDK x flag set: time to finish,
 chunks/s early vs late (warm-up), GC pauses and interval, peak RSS; then writes the experiment's HTML report
 (build/demo/report.html: open it in a browser). Results go to build/demo/jvmlab.db, the trials' files to
-build/demo/runs. Sized for about 3 minutes on 2 cores with 6 JDKs.
+build/demo/runs. About 2 minutes on 2 cores with 6 JDKs (113 s measured).
 """
 
 from __future__ import annotations
