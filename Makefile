@@ -63,7 +63,8 @@ test: setup jdks postgres chromium
 	$(BIN)/ruff format --check python tests bench
 	$(BIN)/mypy python/jvmlab
 	cd native && cargo test --release --no-default-features --quiet
-	$(BIN)/python -m pytest -q -n 2 tests
+	$(BIN)/python -m pytest -q -n 2 -m "not timing" tests
+	$(BIN)/python -m pytest -q -m timing tests
 
 lint: setup
 	$(BIN)/ruff check python tests bench

@@ -27,9 +27,26 @@ pub struct FormatInfo {
     /// Seconds covered by the log's time stamps, summed over segments where time runs forward.
     pub time_covered_s: f64,
     pub time_segments: u32,
+    /// What the JVM said of itself at start-up, first value per key: JDK 8's `CommandLine flags:`, VM
+    /// banner and `Memory:` lines ("command_line", "vm", "memory"), JDK 9+'s `gc,init` lines ("CPUs",
+    /// "Heap Max Capacity", ...).
+    pub header: Vec<(String, String)>,
 }
 
+/// At most this many header entries, each value at most HEADER_VALUE_BYTES: a log cannot grow them.
+const HEADER_ENTRIES: usize = 64;
+const HEADER_VALUE_BYTES: usize = 8192;
+
 impl FormatInfo {
+    pub fn add_header(&mut self, key: &str, value: &[u8]) {
+        if self.header.len() >= HEADER_ENTRIES || self.header.iter().any(|(k, _)| k == key) {
+            return;
+        }
+        let value = crate::numbers::trim(&value[..value.len().min(HEADER_VALUE_BYTES)]);
+        self.header
+            .push((key.to_string(), String::from_utf8_lossy(value).into_owned()));
+    }
+
     pub fn add_legacy_flag(&mut self, flag: &'static str) {
         if !self.legacy_flags.contains(&flag) {
             self.legacy_flags.push(flag);

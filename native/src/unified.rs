@@ -10,6 +10,20 @@ use crate::numbers::{
 };
 use crate::parser::Parser;
 
+/// Keys of the `gc,init` start-up report kept in the header even when the log shows no tags.
+const INIT_KEYS: [&[u8]; 10] = [
+    b"Version",
+    b"CPUs",
+    b"Memory",
+    b"Large Page Support",
+    b"Heap Min Capacity",
+    b"Heap Initial Capacity",
+    b"Heap Max Capacity",
+    b"Pre-touch",
+    b"Parallel Workers",
+    b"Concurrent Workers",
+];
+
 /// `Using G1` and friends, as printed at start-up.
 const COLLECTORS: &[(&[u8], &str)] = &[
     (b"Using G1", "G1"),
@@ -103,6 +117,7 @@ impl Parser {
             self.saw_gc_id(id);
         }
         if stats_tag && gc_id.is_none() {
+            self.init_entry(body, true);
             return self.unified_init(body);
         }
         // Generational ZGC prefixes phases with the generation: "y: ", "Y: " (young), "O: " (old).
@@ -136,12 +151,39 @@ impl Parser {
                 return class;
             }
         } else {
+            self.init_entry(body, false);
             return self.unified_init(body);
         }
         if looks_like_gc_data(body) || has_heap_figure(body) {
             LineClass::UnknownGc
         } else {
             LineClass::Ignored
+        }
+    }
+
+    /// A `Key: value` line of the JVM's start-up report (`gc,init`: "CPUs: 2 total, 2 available",
+    /// "Heap Max Capacity: 980M"), before the first GC: kept in the header. Without tags, only the keys of
+    /// INIT_KEYS count.
+    fn init_entry(&mut self, body: &[u8], init_tag: bool) {
+        if self.fmt.gc_ids_from_log {
+            return;
+        }
+        let Some(colon) = memchr::memmem::find(body, b": ") else {
+            return;
+        };
+        if crate::numbers::trim(&body[colon + 2..]).is_empty() {
+            return;
+        }
+        let key = &body[..colon];
+        let plain = !key.is_empty()
+            && key.len() <= 40
+            && key[0].is_ascii_uppercase()
+            && key
+                .iter()
+                .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b' ' | b'-' | b'(' | b')'));
+        if plain && (init_tag || INIT_KEYS.contains(&key)) {
+            let key = String::from_utf8_lossy(key).into_owned();
+            self.fmt.add_header(&key, &body[colon + 2..]);
         }
     }
 
@@ -475,6 +517,42 @@ mod tests {
             })
             .collect();
         (p, out)
+    }
+
+    #[test]
+    fn start_up_report_is_the_header_until_the_first_gc() {
+        let (p, _) = rows(
+            "[0.005s][info][gc,init] Version: 21.0.5+11-LTS (release)\n\
+             [0.005s][info][gc,init] CPUs: 2 total, 2 available\n\
+             [0.005s][info][gc,init] Heap Max Capacity: 256M\n\
+             [0.005s][info][gc,init] Heap Max Capacity: 512M\n\
+             [0.006s][info][gc,stats] Workers: \n\
+             [1.000s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 25M->3M(256M) 2.1ms\n\
+             [1.010s][info][gc,stats] Young regions: Age table:\n",
+        );
+        let h: Vec<(&str, &str)> = p
+            .fmt
+            .header
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            h,
+            [
+                ("Version", "21.0.5+11-LTS (release)"),
+                ("CPUs", "2 total, 2 available"),
+                ("Heap Max Capacity", "256M"), // the first value of a key stays
+            ]
+        );
+    }
+
+    #[test]
+    fn start_up_report_without_tags_keeps_known_keys_only() {
+        let (p, _) = rows("[0.005s] CPUs: 2 total, 2 available\n[0.005s] Something odd: 3\n");
+        assert_eq!(
+            p.fmt.header,
+            [("CPUs".to_string(), "2 total, 2 available".to_string())]
+        );
     }
 
     #[test]

@@ -117,6 +117,7 @@ def best_of(attempts: int, run: Callable[[], str | None]) -> None:
     pytest.fail("\n".join(failures))
 
 
+@pytest.mark.timing
 def test_latency_of_a_fast_server_is_not_the_drivers_timer():
     # A server that answers at once: the latency from the due time is the driver's send lag plus the round
     # trip. Bound: a minimal client's round trip measured alongside, plus 0.2 ms; on an idle machine about
@@ -138,6 +139,7 @@ def test_latency_of_a_fast_server_is_not_the_drivers_timer():
     best_of(3, once)
 
 
+@pytest.mark.timing
 def test_the_server_sees_the_requests_evenly_spaced():
     def once() -> str | None:
         with _native.LocalServer() as server:

@@ -315,6 +315,7 @@ impl Parser {
     /// Header lines of JDK 8 logs: the VM banner, memory and the command line (which names the collector).
     fn legacy_header(&mut self, t: &[u8]) -> Option<LineClass> {
         if let Some(flags) = t.strip_prefix(b"CommandLine flags: ") {
+            self.fmt.add_header("command_line", flags);
             let has = |f: &[u8]| memchr::memmem::find(flags, f).is_some();
             let collector = if has(b"+UseG1GC") {
                 "G1"
@@ -353,6 +354,7 @@ impl Parser {
             return Some(LineClass::Ignored);
         }
         if t.starts_with(b"OpenJDK ") || t.starts_with(b"Java HotSpot") {
+            self.fmt.add_header("vm", t);
             if let (Some(a), Some(b)) = (memchr::memmem::find(t, b"JRE ("), memchr::memchr(b')', t))
             {
                 if a + 5 < b {
@@ -364,10 +366,12 @@ impl Parser {
             self.fmt.jvm_start_seen = true;
             return Some(LineClass::Ignored);
         }
-        if t.starts_with(b"Memory: ")
-            || t.starts_with(b"GC STATISTICS:")
-            || t.starts_with(b"Cancelling concurrent GC")
-        {
+        if let Some(memory) = t.strip_prefix(b"Memory: ") {
+            self.fmt.add_header("memory", memory);
+            self.fmt.legacy_lines += 1;
+            return Some(LineClass::Ignored);
+        }
+        if t.starts_with(b"GC STATISTICS:") || t.starts_with(b"Cancelling concurrent GC") {
             self.fmt.legacy_lines += 1;
             return Some(LineClass::Ignored);
         }

@@ -180,3 +180,35 @@ fn defnew_names_the_collector_only_when_nothing_else_does() {
         "rows before the CMS record too"
     );
 }
+
+#[test]
+fn jdk8_header_has_the_command_line_vm_and_memory() {
+    let p = parse(
+        "Java HotSpot(TM) 64-Bit Server VM (25.65-b01) for linux-amd64 JRE (1.8.0_65-b17), built on Oct  6 2015\n\
+         Memory: 4k page, physical 16777216k(488192k free), swap 2097148k(2097148k free)\n\
+         CommandLine flags: -XX:InitialHeapSize=268435456 -XX:MaxHeapSize=4294967296 -XX:+UseG1GC \n\
+         CommandLine flags: -XX:+UseSerialGC\n",
+    );
+    let h: Vec<(&str, &str)> = p
+        .fmt
+        .header
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    assert_eq!(h[0].0, "vm");
+    assert_eq!(
+        h[1],
+        (
+            "memory",
+            "4k page, physical 16777216k(488192k free), swap 2097148k(2097148k free)"
+        )
+    );
+    assert_eq!(
+        h[2],
+        (
+            "command_line",
+            "-XX:InitialHeapSize=268435456 -XX:MaxHeapSize=4294967296 -XX:+UseG1GC"
+        )
+    );
+    assert_eq!(h.len(), 3); // a second command line (a log appended to) does not replace the first
+}

@@ -342,6 +342,11 @@ fn format_to_python<'py>(py: Python<'py>, p: &Parser) -> PyResult<Bound<'py, PyD
         (f.time_segments > 0).then_some(f.time_covered_s),
     )?;
     fmt.set_item("time_segments", f.time_segments)?;
+    let header = PyDict::new(py);
+    for (k, v) in &f.header {
+        header.set_item(k, v)?;
+    }
+    fmt.set_item("header", header)?;
     fmt.set_item("unified_lines", f.unified_lines)?;
     fmt.set_item("legacy_lines", f.legacy_lines)?;
     Ok(fmt)
