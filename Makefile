@@ -7,7 +7,7 @@ JAVA_SRC := $(shell find java/src -name '*.java' 2>/dev/null)
 JAVA_OUT := build/java
 STAMP := build/.stamps
 
-.PHONY: setup native java jdks postgres chromium test test-native test-python lint demo bench clean
+.PHONY: setup native java jdks jmc postgres chromium test test-native test-python lint demo bench clean
 
 setup: $(STAMP)/venv $(STAMP)/native java
 
@@ -37,6 +37,16 @@ $(STAMP)/java: $(JAVA_SRC)
 jdks: $(STAMP)/venv
 	@$(BIN)/python -m jvmlab.jdk.runtimes
 
+# JDK Mission Control's rules (docs/jmc.md): its jars from Maven Central into build/jmc, and the runner that
+# prints their XML report (java/jmc). Needs Maven and a JDK 17 or newer (JMC 9's class files are Java 17).
+jmc: $(STAMP)/jmc
+$(STAMP)/jmc: java/jmc/pom.xml java/jmc/src/JmcRulesXml.java
+	@command -v mvn >/dev/null || { echo "error: Maven (mvn) is needed to fetch JDK Mission Control's jars"; exit 2; }
+	rm -rf build/jmc && mkdir -p build/jmc/classes $(STAMP)
+	mvn -B -q -Dstyle.color=never -f java/jmc/pom.xml dependency:copy-dependencies -DoutputDirectory=$(CURDIR)/build/jmc
+	javac --release 17 -cp 'build/jmc/*' -d build/jmc/classes java/jmc/src/JmcRulesXml.java
+	@touch $@
+
 # The store's tests start a throwaway PostgreSQL server (tests/postgres_server.py): install the Debian
 # package's binaries when they are missing (as root, or through sudo); the cluster the package starts is
 # stopped: the tests run their own.
@@ -58,7 +68,7 @@ chromium:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
 	else echo "error: Chromium is needed for the report's browser test"; exit 2; fi
 
-test: setup jdks postgres chromium
+test: setup jdks postgres chromium jmc
 	$(BIN)/ruff check python tests bench
 	$(BIN)/ruff format --check python tests bench
 	$(BIN)/mypy python/jvmlab

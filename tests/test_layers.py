@@ -20,8 +20,11 @@ RANKS = {
     "stats": 1,
     "load": 1,
     "jdk": 1,
+    "host": 1,  # the machine's CPUs, memory, THP mode, cgroup limits
     "workloads": 1,
     "metrics": 2,
+    "jfr": 2,  # JFR recordings read by JMC's rules
+    "advise": 2,  # findings over the figures of metrics, jfr and jdk
     "experiment": 3,
     "report": 4,
     "cli": 5,

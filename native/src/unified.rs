@@ -128,6 +128,10 @@ impl Parser {
         if let Some(name) = body.strip_prefix(b"Pause ") {
             return self.unified_pause(gc_id, name);
         }
+        if let (Some(id), true) = (gc_id, body.starts_with(b"Concurrent mode failure")) {
+            self.mark_phase(id, b" (Concurrent mode failure)");
+            return LineClass::Matched;
+        }
         if body.starts_with(b"Concurrent ") || body.starts_with(b"Coalescing and filling") {
             // Generational Shenandoah's "Coalescing and filling (Old)" is a concurrent collection of its own.
             return self.unified_concurrent(gc_id, body);
@@ -150,6 +154,10 @@ impl Parser {
             if let Some(class) = self.unified_detail(id, body) {
                 return class;
             }
+        } else if crate::numbers::trim(body) == b"Promotion failed" && self.max_gc_id >= 0 {
+            // JDK 9-13 Serial/CMS print it without a GC id, inside the young GC whose promotion failed.
+            self.mark_phase(self.max_gc_id, b" (Promotion failed)");
+            return LineClass::Matched;
         } else {
             self.init_entry(body, false);
             return self.unified_init(body);
@@ -446,23 +454,38 @@ impl Parser {
                 return Some(LineClass::Matched);
             }
         }
-        if body.starts_with(b"To-space exhausted") {
-            let p = self.pending.entry(id).or_default();
-            p.phase_suffix = Some(b" (To-space exhausted)");
-            let cols = &self.cols;
-            let same_gc = |r: usize| r >= cols.base && cols.gc_id[r - cols.base] == id;
-            if let Some(row) = p.row.filter(|&r| same_gc(r)) {
-                let mut phase = self.cols.phase_of(row).as_bytes().to_vec();
-                if !phase.ends_with(b"(To-space exhausted)") {
-                    phase.extend_from_slice(b" (To-space exhausted)");
-                    self.cols.set_phase(row, &phase);
-                }
+        for (marker, suffix) in PHASE_MARKERS {
+            if body.starts_with(marker) {
+                self.mark_phase(id, suffix);
+                return Some(LineClass::Matched);
             }
-            return Some(LineClass::Matched);
         }
         None
     }
 }
+
+impl Parser {
+    /// A failure printed on a line of its own (`GC(3) To-space exhausted`) joins the phase of its GC:
+    /// "Pause Young (To-space exhausted)", whether the GC's own line came before or comes after.
+    fn mark_phase(&mut self, id: i64, suffix: &'static [u8]) {
+        let p = self.pending.entry(id).or_default();
+        p.phase_suffix = Some(suffix);
+        let cols = &self.cols;
+        let same_gc = |r: usize| r >= cols.base && cols.gc_id[r - cols.base] == id;
+        if let Some(row) = p.row.filter(|&r| same_gc(r)) {
+            let mut phase = self.cols.phase_of(row).as_bytes().to_vec();
+            if memchr::memmem::find(&phase, &suffix[1..]).is_none() {
+                phase.extend_from_slice(suffix);
+                self.cols.set_phase(row, &phase);
+            }
+        }
+    }
+}
+
+/// Failures printed on lines of their own, and what they add to the phase of their GC: G1's evacuation
+/// failure (JDK 9-19). (CMS's `Concurrent mode failure`, JDK 9-13 at debug level, is read before the
+/// concurrent phases; `Promotion failed` has no GC id.)
+const PHASE_MARKERS: [(&[u8], &[u8]); 1] = [(b"To-space exhausted", b" (To-space exhausted)")];
 
 /// `12->0(14)` region counts (not sizes).
 fn parse_regions(s: &[u8]) -> Option<Change> {
@@ -552,6 +575,26 @@ mod tests {
         assert_eq!(
             p.fmt.header,
             [("CPUs".to_string(), "2 total, 2 available".to_string())]
+        );
+    }
+
+    #[test]
+    fn jdk11_cms_failures_join_their_gcs_phase() {
+        let (_, r) = rows(
+            "[0.286s][info][gc,start     ] GC(5) Pause Young (Allocation Failure)\n\
+             [0.304s][info][gc,promotion ] Promotion failed\n\
+             [0.304s][info][gc,start     ] GC(6) Pause Full (Allocation Failure)\n\
+             [0.310s][debug][gc          ] GC(6) Concurrent mode failure\n\
+             [0.330s][info][gc           ] GC(6) Pause Full (Allocation Failure) 94M->61M(124M) 26.0ms\n\
+             [0.330s][info][gc           ] GC(5) Pause Young (Allocation Failure) 94M->61M(124M) 44.0ms\n",
+        );
+        let phases: Vec<(&str, i64)> = r.iter().map(|x| (x.phase.as_str(), x.gc_id)).collect();
+        assert_eq!(
+            phases,
+            [
+                ("Pause Full (Concurrent mode failure)", 6),
+                ("Pause Young (Promotion failed)", 5)
+            ]
         );
     }
 

@@ -59,8 +59,10 @@ def _page(db: str, ref: str, output: Path):
 def test_the_page_has_every_part(db, tmp_path):
     page = _page(db, "synthetic", tmp_path / "report.html")
     assert [s.id for s in page.sections] == [
-        "overview", "environment", "goals", "comparison", "charts", "gc", "trials"
+        "overview", "environment", "goals", "comparison", "charts", "findings", "gc", "trials"
     ]  # fmt: skip
+    findings = page.section("findings")
+    assert [child.title for child in findings.children] == ["jdk21/default", "jdk21/tuned"]
     goals = next(b for b in page.section("goals").blocks if isinstance(b, Table))
     verdicts = dict(zip(goals.column("goal"), goals.column("verdict"), strict=False))
     assert verdicts["ops_per_s >= +5%"] == "pass"

@@ -14,7 +14,9 @@ from jvmlab.gclog.sources import Source, rotation_key
 from jvmlab.report import units
 
 if TYPE_CHECKING:
-    from jvmlab.metrics.summary import Window
+    from jvmlab.advise import Advice
+    from jvmlab.gclog import GcLog
+    from jvmlab.metrics.summary import GcSummary, Window
     from jvmlab.report.gclog.page import LabelledLog
 
 DEFAULT_OUTPUT = "gc-report.html"
@@ -46,10 +48,19 @@ def load_logs(args: list[str], *, strict: bool, window: Window | None = None) ->
     else:
         logs = jvmlab.gclog.load_many(args, strict=strict)
         labels = default_labels([_log_path(log.sources) for log in logs])
-    return [
-        LabelledLog(label, log, summarize(log, window=window))
-        for label, log in zip(labels, logs, strict=True)
-    ]
+    items = []
+    for label, log in zip(labels, logs, strict=True):
+        summary = summarize(log, window=window)
+        items.append(LabelledLog(label, log, summary, advice_of(log, summary)))
+    return items
+
+
+def advice_of(log: GcLog, summary: GcSummary) -> Advice:
+    """The findings on the log (its own command line where it prints one), for the report's section."""
+    from jvmlab.advise import advise
+    from jvmlab.advise.facts import facts_from_log
+
+    return advise(facts_from_log(log, summary))
 
 
 def _log_path(sources: tuple[Source, ...]) -> str:

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from jvmlab import __version__
+from jvmlab.cli.advise import advise_command
 from jvmlab.cli.experiments import (
     compare_command,
     gate_command,
@@ -17,6 +18,7 @@ from jvmlab.cli.experiments import (
     results_command,
     run_command,
 )
+from jvmlab.cli.flags import flags_app
 from jvmlab.cli.gc import gc_app
 from jvmlab.cli.jdks import jdks_app
 from jvmlab.cli.load import load_command
@@ -31,12 +33,14 @@ app = typer.Typer(
 )
 app.add_typer(gc_app, name="gc")
 app.add_typer(jdks_app, name="jdks")
+app.add_typer(flags_app, name="flags")
 app.command("run")(run_command)
 app.command("results")(results_command)
 app.command("compare")(compare_command)
 app.command("gate")(gate_command)
 app.command("report")(report_command)
 app.command("load")(load_command)
+app.command("advise")(advise_command)
 
 
 def _show_version(value: bool) -> None:

@@ -23,6 +23,7 @@ from jvmlab.cli.output import print_renderables, print_text, stdout_console
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.analysis.results import LevelResult, VariantResult, level_results, variant_results
 from jvmlab.experiment.execution import interrupt, jdks
+from jvmlab.experiment.execution.plan_lint import lint_plan
 from jvmlab.experiment.execution.run import Plan, Runner, make_plan, rejection_error
 from jvmlab.experiment.spec import ExperimentSpec, Metric, load_spec, stored_spec
 from jvmlab.experiment.storage import OK, REJECTED, Store, TrialOutcome, TrialRow
@@ -32,6 +33,7 @@ from jvmlab.report.experiment.run_view import (
     results_renderable,
     timeline_renderable,
 )
+from jvmlab.report.flags_view import plan_lint_renderable
 
 EXIT_TRIALS_FAILED = 1
 RESULTS_NOTE = "means over successful trials; ± the workload metric's coefficient of variation"
@@ -97,7 +99,8 @@ def run(options: RunOptions) -> int:
     with console.status("checking the flags on every JDK"):
         plan: Plan = make_plan(spec, jdks.resolve, jdks.check)
     store_url = options.db or "jvmlab.db"
-    print_renderables([plan_renderable(plan, store_url=store_url)])
+    flag_lint = plan_lint_renderable(lint_plan(plan))
+    print_renderables([plan_renderable(plan, store_url=store_url), *([flag_lint] if flag_lint else [])])
     if plan.rejected and not options.allow_rejected:
         raise rejection_error(plan)
     if options.dry_run:

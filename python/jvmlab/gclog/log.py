@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from jvmlab import _native
 from jvmlab.errors import InputError, StrictModeError
@@ -69,13 +69,26 @@ def _check(name: str, events: int, diag: dict[str, Any], fmt: dict[str, Any], *,
 
 def parse(sources: list[Source], *, strict: bool = False, label: str = "") -> GcLog:
     """Parses one log (a file or a rotated set) into a GcLog."""
+    log, _ = parse_with(sources, lambda raw: None, strict=strict, label=label)
+    return log
+
+
+T = TypeVar("T")
+
+
+def parse_with(
+    sources: list[Source], also: Callable[[dict[str, Any]], T], *, strict: bool = False, label: str = ""
+) -> tuple[GcLog, T]:
+    """Parses one log into a GcLog, and calls `also` on the native result (its columns in the native
+    encoding) before they become the event table: a second reader of the same parse (the summary)."""
     raw = _native_run(sources, _native.parse_logs)
     diag, fmt = raw["diagnostics"], raw["format"]
     name = _log_name(sources)
     _check(name, len(raw["columns"]["uptime_s"]), diag, fmt, strict=strict)
+    extra = also(raw)
     from jvmlab.gclog.frame import to_frame  # polars: only for the event table
 
-    return GcLog(tuple(sources), to_frame(raw), diag, fmt, label=label or name)
+    return GcLog(tuple(sources), to_frame(raw), diag, fmt, label=label or name), extra
 
 
 def stream_summary(

@@ -8,6 +8,7 @@ Flags are argv items, never a shell string. `check_matrix` runs JDKs x flag sets
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
@@ -187,11 +188,18 @@ def ergonomics_of(table: Sequence[FlagValue], major: int | None = None) -> Ergon
     return Ergonomics(collector, mode, **values, use_compressed_oops=oops.as_bool() if oops else None)
 
 
+# Unified logging's own lines among a failed JVM's stdout (not what it said of the failure).
+_UL_INFO = re.compile(r"^\[[^\]]*\]\[(info|debug|trace)\s*\]")
+
+
 def _result(jdk: Jdk, label: str, flags: tuple[str, ...], out: JvmOutput, openj9: bool) -> FlagCheck:
     warnings, errors = split_messages(out.stderr)
     warnings += [w for w in warnings_in(out.stdout) if w not in warnings]
     table = () if openj9 else parse_flags_final(out.stdout)
     created = out.returncode == 0 and (openj9 or bool(table))
+    if not created and not errors:
+        # HotSpot prints "Error occurred during initialization of VM" and the reason on stdout.
+        errors = [line for line in split_messages(out.stdout)[1] if not _UL_INFO.match(line)]
     if out.timed_out:
         errors = [
             f"the JVM did not finish `-version` within the timeout ({out.elapsed_s:.0f} s) and was killed"

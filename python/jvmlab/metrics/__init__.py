@@ -4,9 +4,17 @@ Definitions of every figure: docs/metrics.md."""
 from jvmlab.metrics.summary import (
     SUMMARY_FORMAT_VERSION,
     GcSummary,
+    load_summarized,
     summarize,
     summarize_path,
     summarize_paths,
 )
 
-__all__ = ["SUMMARY_FORMAT_VERSION", "GcSummary", "summarize", "summarize_path", "summarize_paths"]
+__all__ = [
+    "SUMMARY_FORMAT_VERSION",
+    "GcSummary",
+    "load_summarized",
+    "summarize",
+    "summarize_path",
+    "summarize_paths",
+]

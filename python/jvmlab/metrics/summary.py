@@ -171,6 +171,24 @@ def summarize(log: GcLog, *, window: Window | None = None) -> GcSummary:
     return summary_of(native, name=log.name, fmt=log.format, diagnostics=log.diagnostics, window=window)
 
 
+def load_summarized(
+    path_or_paths: str | Path | Iterable[str | Path], *, strict: bool = False, label: str = ""
+) -> tuple[GcLog, GcSummary]:
+    """One GC log's event table and its summary from a single parse: the summary reads the parser's
+    columns before they become the table (what `jvmlab advise` and reports need both of)."""
+    from jvmlab.gclog import one_log
+    from jvmlab.gclog.log import parse_with
+
+    def native_summary(raw: dict[str, Any]) -> NativeSummary:
+        names = FLOAT_COLUMNS + INT_COLUMNS + CODE_COLUMNS
+        columns = {name: raw["columns"][name] for name in names}
+        categories = {name: raw["categories"][name] for name in CODE_COLUMNS}
+        return _native.summarize_table(columns, categories, None)
+
+    log, native = parse_with(one_log(path_or_paths), native_summary, strict=strict, label=label)
+    return log, summary_of(native, name=log.name, fmt=log.format, diagnostics=log.diagnostics)
+
+
 def summarize_sources(
     sources: list[Source], *, window: Window | None = None, strict: bool = False, label: str = ""
 ) -> GcSummary:

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import polars as pl
 
+from jvmlab.advise import Advice
+from jvmlab.errors import UsageError
+from jvmlab.experiment.analysis.advice import experiment_advice
 from jvmlab.experiment.analysis.comparison import Comparison, stored_comparison
 from jvmlab.experiment.storage import OK, ExperimentRow, LevelRow, Store, TrialRow
 from jvmlab.metrics.summary import GcSummary
@@ -35,6 +38,7 @@ class ReportData:
     rss_series: dict[int, list[tuple[float, float]]]
     levels: dict[int, list[LevelRow]]
     gc_logs: list[GcEvidence] = field(default_factory=list)
+    advice: list[Advice] = field(default_factory=list)  # per variant (jvmlab advise EXPERIMENT)
 
 
 def gc_evidence(variant: str, trial_key: str, path: str) -> GcEvidence:
@@ -70,4 +74,13 @@ def report_data(
         {t.id: store.series(t.id, "rss_bytes") for t in ok},
         store.levels(t.id for t in trials),
         [gc_evidence(v.variant, *first[v.variant]) for v in c.variants if v.variant in first],
+        advice_of(store, exp),
     )
+
+
+def advice_of(store: Store, exp: ExperimentRow) -> list[Advice]:
+    """The findings per variant; none when no trial left a GC log."""
+    try:
+        return experiment_advice(store, str(exp.id))
+    except UsageError:
+        return []

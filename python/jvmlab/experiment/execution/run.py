@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from jvmlab import host
 from jvmlab.errors import InputError, JvmLabError, os_error_reason
-from jvmlab.experiment.execution import environment, interrupt
+from jvmlab.experiment.execution import interrupt
 from jvmlab.experiment.execution.planner import PlannedTrial, Variant, plan, variants
 from jvmlab.experiment.execution.trial import TrialSetup, run_trial
 from jvmlab.experiment.spec import ExperimentSpec
@@ -167,7 +168,7 @@ def jdk_info(jdk: Any, verdict: FlagVerdict | None) -> dict[str, Any]:
         "major": jdk.major,
         "vendor": getattr(jdk, "vendor", None),
         "vm": getattr(jdk, "vm", None),
-        "release": environment.release_file(jdk.home),
+        "release": host.release_file(jdk.home),
         "warnings": list(verdict.warnings) if verdict else [],
         "ergonomics": verdict.ergonomics if verdict else {},
     }
@@ -212,7 +213,7 @@ class Runner:
                 str(self.run_root), f"cannot make the trials' folder: {os_error_reason(e)}"
             ) from None
         env = {
-            "machine": environment.machine(),
+            "machine": host.machine(),
             "jdks": {name: jdk_info(j, None) for name, j in p.jdks.items()},
             "flag_checks": {k: _verdict_json(v) for k, v in p.verdicts.items()},
         }
@@ -306,5 +307,12 @@ def _safe(text: str) -> str:
 
 def _verdict_json(v: FlagVerdict) -> dict[str, Any]:
     return json.loads(
-        json.dumps({"accepted": v.accepted, "message": v.message, "warnings": list(v.warnings)})
+        json.dumps(
+            {
+                "accepted": v.accepted,
+                "message": v.message,
+                "warnings": list(v.warnings),
+                "flags_final": v.flag_table,  # the advice's rules read the values in force
+            }
+        )
     )

@@ -20,6 +20,7 @@ from jvmlab.experiment.analysis.report_data import ReportData
 from jvmlab.experiment.analysis.results import Timeline, since_ready
 from jvmlab.experiment.storage import OK, TrialRow
 from jvmlab.report import units
+from jvmlab.report.advice.html import findings_section
 from jvmlab.report.experiment.comparison_view import ComparisonView, TableView, comparison_view
 from jvmlab.report.html.charts import Series, bar_chart, line_chart
 from jvmlab.report.html.page import Block, Cell, Chart, Column, KeyValues, Links, Page, Section, Table, Text
@@ -431,6 +432,10 @@ def experiment_page(
         tables.append(steady_table(view))
     sections.append(Section("comparison", "Comparison", tuple(tables)))
     sections.append(Section("charts", "Charts", tuple(charts(d, view))))
+    if d.advice:
+        found = tuple(findings_section(a, f"findings-v{i}-", a.name) for i, a in enumerate(d.advice, start=1))
+        note = Text(("What jvmlab advise finds in each variant's trials (docs/advise.md).",), tone="note")
+        sections.append(Section("findings", "Findings per variant", (note,), found))
     if d.gc_logs:
         sections.append(Section("gc", "GC per variant", (), tuple(gc_sections(d))))
     sections.append(trials_section(d, None if output is None else output.resolve().parent))

@@ -14,10 +14,12 @@ from typing import Any
 
 import polars as pl
 
+from jvmlab.advise.engine import Advice
 from jvmlab.gclog import GcLog
 from jvmlab.metrics.comparison import Comparison, compare
 from jvmlab.metrics.summary import GcSummary, Window
 from jvmlab.report import units
+from jvmlab.report.advice.html import findings_section
 from jvmlab.report.gclog import charts
 from jvmlab.report.gclog.comparison_view import compare_view
 from jvmlab.report.gclog.summary_view import SummaryView, summary_view
@@ -60,6 +62,7 @@ class LabelledLog:
     label: str
     log: GcLog
     summary: GcSummary
+    advice: Advice | None = None
 
 
 def windowed(events: pl.DataFrame, window: Window | None) -> pl.DataFrame:
@@ -166,8 +169,10 @@ def chart_sections(events: pl.DataFrame, s: GcSummary, prefix: str) -> list[Sect
 def log_sections(item: LabelledLog, summary: GcSummary, window: Window | None, prefix: str) -> list[Section]:
     events = windowed(item.log.events, window)
     view = summary_view(summary)
+    findings = [findings_section(item.advice, prefix)] if item.advice is not None else []
     return [
         Section(f"{prefix}overview", "Overview", tuple(overview_blocks(summary, view))),
+        *findings,
         *chart_sections(events, summary, prefix),
         Section(f"{prefix}diagnostics", "Parse diagnostics", tuple(diagnostics_blocks(item.log.diagnostics))),
     ]

@@ -1,5 +1,5 @@
-"""The machine an experiment ran on, recorded with it: CPU model and count, memory, kernel, THP mode, cgroup
-limits, load, and each JDK's release file. Compared runs that differ in these should not be compared."""
+"""The machine jvmlab runs on: CPU model and count, memory, kernel, THP mode, cgroup limits, load, and a JDK's
+release file. Experiments record it with every run; advice on a running JVM reads it."""
 
 from __future__ import annotations
 

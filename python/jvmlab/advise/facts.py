@@ -1,0 +1,212 @@
+"""Facts: everything the rules read, gathered once per input: the GC event table and its summary, the JVM's
+flags (the final values for an experiment's trial, the command line of a log otherwise), the JDK, the
+machine as the JVM saw it, and process samples where an experiment took them.
+
+Rules never parse or summarize; they ask Facts. Whatever an input lacks is None, and the rule that needs it
+says "not checked" with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from jvmlab.jdk.options import JvmOption, option_values, parse_options, parse_size, split_command_line
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from jvmlab.gclog import GcLog
+    from jvmlab.metrics.summary import GcSummary
+
+_MEMORY_LINE = re.compile(r"physical (\d+)k\((\d+)k free\)(?:, swap (\d+)k\((\d+)k free\))?")
+_CPUS = re.compile(r"(\d+) total, (\d+) available")
+_BANNER_JRE = re.compile(r"JRE \((1\.\d+\.\d+[^)]*|\d+[^)]*)\)")
+
+
+@dataclass(frozen=True)
+class Machine:
+    """The machine as the JVM saw it (its start-up report) or as jvmlab measured it (experiments)."""
+
+    cpus_total: int | None = None
+    cpus_available: int | None = None
+    memory_bytes: int | None = None
+    swap_total_bytes: int | None = None
+    swap_free_bytes: int | None = None
+    thp_enabled: str | None = None  # /sys/kernel/mm/transparent_hugepage/enabled: always / madvise / never
+    container_memory_limit_bytes: int | None = None
+
+
+@dataclass(frozen=True)
+class ProcessSamples:
+    """What an experiment sampled from the JVM process: swap in use (bytes) and RSS, over the run."""
+
+    swap_bytes: tuple[int, ...] = ()
+    rss_bytes: tuple[int, ...] = ()
+    interval_s: float | None = None
+
+
+@dataclass(frozen=True)
+class Facts:
+    """One input's evidence. `options` is the command line as given (None: unknown); `flags_final` the
+    values in force (-XX:+PrintFlagsFinal, experiments only). `flag(name)` prefers the final value."""
+
+    name: str
+    log_events: pl.DataFrame | None  # None: no GC log (a running JVM that logs none)
+    log_summary: GcSummary | None
+    collector: str | None
+    jdk_major: int | None
+    jdk_version: str | None
+    options: tuple[JvmOption, ...] | None
+    flags_final: Mapping[str, str] | None = None
+    machine: Machine = field(default_factory=Machine)
+    process: ProcessSamples | None = None
+    header: Mapping[str, str] = field(default_factory=dict)
+    workload_kind: str | None = None  # "latency" (an open-model load at fixed rates) or "throughput"
+    jvm_output: str | None = None  # what the JVM printed on stdout/stderr (experiments), for its warnings
+
+    @property
+    def has_log(self) -> bool:
+        return self.log_events is not None and self.log_summary is not None
+
+    @property
+    def events(self) -> pl.DataFrame:
+        """The GC event table; only rules that need a log read it (the engine skips them without one)."""
+        if self.log_events is None:
+            raise ValueError(f"{self.name}: no GC log")
+        return self.log_events
+
+    @property
+    def summary(self) -> GcSummary:
+        if self.log_summary is None:
+            raise ValueError(f"{self.name}: no GC log")
+        return self.log_summary
+
+    @property
+    def flags_known(self) -> bool:
+        return self.options is not None or self.flags_final is not None
+
+    def given(self, name: str) -> str | None:
+        """The value set on the command line (last one wins), None when not set there or unknown."""
+        return option_values(self.options or ()).get(name)
+
+    def flag(self, name: str) -> str | None:
+        """The value in force: the final flag table's, else the command line's."""
+        if self.flags_final is not None and name in self.flags_final:
+            return self.flags_final[name]
+        return self.given(name)
+
+    def flag_bytes(self, name: str) -> int | None:
+        value = self.flag(name)
+        return parse_size(value) if value is not None else None
+
+    def flag_on(self, name: str) -> bool | None:
+        value = self.flag(name)
+        return None if value is None else value.lower() == "true"
+
+    @property
+    def configured_max_heap_bytes(self) -> int | None:
+        """-Xmx / MaxHeapSize, else the log's `Heap Max Capacity` (what the JVM was set up with)."""
+        value = self.flag_bytes("MaxHeapSize")
+        if value is not None:
+            return value
+        for key in ("Heap Max Capacity", "Max Capacity"):
+            if key in self.header and (size := parse_size(self.header[key].split()[0])) is not None:
+                return size
+        return None
+
+    @property
+    def max_heap_bytes(self) -> int | None:
+        """The configured maximum heap, else the largest capacity the log shows."""
+        if self.configured_max_heap_bytes is not None or self.log_summary is None:
+            return self.configured_max_heap_bytes
+        return self.log_summary.heap.heap_capacity_max_bytes
+
+    @property
+    def duration_s(self) -> float | None:
+        return self.log_summary.window.duration_s if self.log_summary else None
+
+    def rows(self, **where: str) -> pl.DataFrame:
+        """Rows whose columns equal the given values, e.g. rows(category="pause", kind="full")."""
+        import polars as pl
+
+        expr = pl.lit(True)
+        for column, value in where.items():
+            expr = expr & (pl.col(column) == value)
+        return self.events.filter(expr)
+
+
+def jdk_major_of(version: str | None) -> int | None:
+    """`17.0.15+6-Debian...` -> 17, `1.8.0_65-b17` -> 8, `25-ea` -> 25."""
+    if not version:
+        return None
+    m = re.match(r"(?:1\.)?(\d+)", version.strip())
+    return int(m.group(1)) if m else None
+
+
+def machine_from_header(header: Mapping[str, str]) -> Machine:
+    """CPUs and memory from the JVM's start-up report: JDK 9+ `CPUs: 2 total, 2 available` and
+    `Memory: 24105M`; JDK 8 `Memory: 4k page, physical 16777216k(488192k free), swap ...`."""
+    cpus = _CPUS.search(header.get("CPUs", ""))
+    legacy = _MEMORY_LINE.search(header.get("memory", ""))
+    if legacy:
+        kib = [int(g) * 1024 if g else None for g in legacy.groups()]
+        memory, swap_total, swap_free = kib[0], kib[2], kib[3]
+    else:
+        memory = parse_size(header.get("Memory", "").strip()) if "Memory" in header else None
+        swap_total = swap_free = None
+    return Machine(
+        cpus_total=int(cpus.group(1)) if cpus else None,
+        cpus_available=int(cpus.group(2)) if cpus else None,
+        memory_bytes=memory,
+        swap_total_bytes=swap_total,
+        swap_free_bytes=swap_free,
+    )
+
+
+def command_line_of(log: GcLog, flags: str | Sequence[str] | None) -> tuple[JvmOption, ...] | None:
+    """The options given by the user (`--flags`), else the log's own (`CommandLine flags:` of JDK 8)."""
+    if flags is not None:
+        items = split_command_line(flags) if isinstance(flags, str) else list(flags)
+        return tuple(parse_options(items))
+    line = log.format.get("header", {}).get("command_line")
+    return tuple(parse_options(split_command_line(line))) if line else None
+
+
+def jdk_of(log: GcLog) -> tuple[int | None, str | None]:
+    """The JDK's major version and version string as the log shows them."""
+    header = log.format.get("header", {})
+    version = log.format.get("jdk_version") or header.get("Version")
+    if version:
+        return jdk_major_of(version), version
+    banner = _BANNER_JRE.search(header.get("vm", ""))
+    if banner:
+        return jdk_major_of(banner.group(1)), banner.group(1)
+    return None, None
+
+
+def facts_from_log(
+    log: GcLog,
+    summary: GcSummary,
+    *,
+    flags: str | Sequence[str] | None = None,
+    jdk_major: int | None = None,
+    machine: Machine | None = None,
+) -> Facts:
+    """Facts of a GC log; `flags` and `jdk_major` stand in for what the log does not say (a JDK 9+ log has
+    no command line) or correct it."""
+    header = dict(log.format.get("header", {}))
+    major, version = jdk_of(log)
+    return Facts(
+        name=log.name,
+        log_events=log.events,
+        log_summary=summary,
+        collector=log.format.get("collector"),
+        jdk_major=jdk_major if jdk_major is not None else major,
+        jdk_version=version,
+        options=command_line_of(log, flags),
+        machine=machine if machine is not None else machine_from_header(header),
+        header=header,
+    )

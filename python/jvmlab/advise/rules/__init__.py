@@ -1,0 +1,14 @@
+"""The rules, registered on import: one module per kind of evidence."""
+
+from jvmlab.advise.rules import (  # noqa: F401  (registers the rules)
+    causes,
+    configuration,
+    environment,
+    failures,
+    heap,
+    pauses,
+    safepoints,
+)
+from jvmlab.advise.rules.base import RULES, Rule
+
+__all__ = ["RULES", "Rule"]

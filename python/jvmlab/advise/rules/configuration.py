@@ -1,0 +1,179 @@
+"""Rules over the JVM's configuration against the machine: dead PermGen flags, a collector picked by
+ergonomics, GC threads against CPUs, heap size against memory (knowledge rules 3, 11, 17, 31)."""
+
+from __future__ import annotations
+
+from jvmlab.advise import thresholds as t
+from jvmlab.advise.facts import Facts
+from jvmlab.advise.finding import Confidence, Severity
+from jvmlab.advise.rules.base import NO_FLAGS, Outcome, evidence, make, mib, not_checked, rule, size_flag
+
+PERM_FLAGS = {"PermSize": "MetaspaceSize", "MaxPermSize": "MaxMetaspaceSize"}
+COLLECTOR_CHOICES = (
+    "UseSerialGC",
+    "UseParallelGC",
+    "UseParallelOldGC",
+    "UseG1GC",
+    "UseConcMarkSweepGC",
+    "UseZGC",
+    "UseShenandoahGC",
+    "UseEpsilonGC",
+)
+HEAP_SIZE_CHOICES = ("MaxHeapSize", "MaxRAMPercentage", "MaxRAMFraction", "MaxRAM")
+
+
+@rule(
+    "permgen-flags",
+    "PermSize/MaxPermSize on JDK 8+: ignored on 8 and 11, the JVM refuses them from 17",
+    needs_log=False,
+)
+def permgen(f: Facts) -> Outcome:
+    if f.options is None:
+        return not_checked("permgen-flags", NO_FLAGS)
+    perm = [o for o in f.options if o.kind == "xx" and o.name in PERM_FLAGS]
+    if not perm:
+        return None
+    if f.jdk_major is None:
+        return not_checked(
+            "permgen-flags", "the JDK version is not known (PermGen exists up to JDK 7): give --jdk"
+        )
+    if f.jdk_major < 8:
+        return None
+    refused = f.jdk_major >= 17
+    replacement = [f"-XX:{PERM_FLAGS[o.name]}={o.value}" for o in perm if o.value]
+    return make(
+        "permgen-flags",
+        Severity.CRITICAL if refused else Severity.WARNING,
+        ("PermGen flags the JVM refuses: " if refused else "PermGen flags ignored since JDK 8: ")
+        + " ".join(o.raw for o in perm),
+        "The permanent generation was removed in JDK 8: these flags do nothing on 8 and 11 (a warning at "
+        "start-up) and stop the JVM from starting on 17+. Meanwhile metaspace runs on its defaults, which "
+        "is what the metadata-threshold collections come from.",
+        evidence(None, [o.raw for o in perm], jdk_major=f.jdk_major),
+        add=replacement,
+        remove=[o.raw for o in perm],
+        action="Replace them with the metaspace flags of the same sizes.",
+        effect=(
+            "full_gc_count",
+            "decrease",
+            "metaspace sized as intended, so no metadata-threshold collections",
+        ),
+        confidence=Confidence.HIGH,
+    )
+
+
+@rule(
+    "serial-by-ergonomics",
+    "Serial GC chosen by the JVM because it saw one CPU or little memory",
+    needs_log=False,
+)
+def serial_by_ergonomics(f: Facts) -> Outcome:
+    if f.collector != "Serial":
+        return None
+    if f.options is None:
+        return not_checked(
+            "serial-by-ergonomics", NO_FLAGS + "; it tells a chosen Serial GC from a default one"
+        )
+    if any(f.given(name) == "true" for name in COLLECTOR_CHOICES):
+        return None
+    cpus, memory = f.machine.cpus_available, f.machine.memory_bytes
+    processors = f.given("ActiveProcessorCount")
+    return make(
+        "serial-by-ergonomics",
+        Severity.WARNING,
+        "Serial GC was picked by ergonomics, not by choice",
+        "With fewer than 2 CPUs or under 1792 MB of memory visible, HotSpot does not consider the machine a "
+        "server and falls back to the single-threaded Serial collector: long pauses on any sizeable heap. "
+        "In containers this is usually a CPU limit or a memory limit the JVM saw.",
+        evidence(
+            None,
+            [f"ActiveProcessorCount={processors}"] if processors else [],
+            cpus_available=cpus,
+            memory_bytes=memory,
+        ),
+        add=["-XX:+UseG1GC"],
+        action="Choose the collector explicitly; if the container has more CPUs than the JVM saw, say so "
+        "with -XX:ActiveProcessorCount.",
+        effect=("pause_max_ms", "decrease", "parallel collections"),
+        confidence=Confidence.HIGH if cpus is not None else Confidence.MEDIUM,
+    )
+
+
+@rule(
+    "gc-threads-exceed-cpus",
+    "More GC threads than CPUs: GC threads fight each other and the application",
+    needs_log=False,
+)
+def gc_threads(f: Facts) -> Outcome:
+    cpus = f.machine.cpus_available
+    given = f.given("ParallelGCThreads")
+    workers = int(given) if given and given.isdigit() else None
+    if cpus is None:
+        return not_checked(
+            "gc-threads-exceed-cpus", "the number of CPUs is not known (JDK 17+ logs it at start-up)"
+        )
+    if workers is None or workers <= cpus:
+        return None
+    return make(
+        "gc-threads-exceed-cpus",
+        Severity.WARNING,
+        f"ParallelGCThreads={workers} on {cpus} CPUs",
+        "Stop-the-world phases run with every GC thread busy; with more threads than CPUs they time-slice, "
+        "and the pause lasts longer than with fewer threads.",
+        evidence(
+            None, [f"-XX:ParallelGCThreads={workers}"], parallel_gc_threads=workers, cpus_available=cpus
+        ),
+        add=[f"-XX:ParallelGCThreads={cpus}"],
+        remove=[f"-XX:ParallelGCThreads={workers}"],
+        action="Leave ParallelGCThreads to ergonomics or set it to the CPUs available.",
+        effect=("pause_p99_ms", "decrease", "pauses no longer stretched by time-slicing"),
+        confidence=Confidence.MEDIUM,
+    )
+
+
+@rule(
+    "heap-size-default", "No heap size given: the JVM took a quarter of the machine's memory", needs_log=False
+)
+def heap_default(f: Facts) -> Outcome:
+    if f.options is None:
+        return not_checked("heap-size-default", NO_FLAGS)
+    if any(f.given(name) is not None for name in HEAP_SIZE_CHOICES):
+        return None
+    memory = f.machine.container_memory_limit_bytes or f.machine.memory_bytes
+    heap = f.max_heap_bytes
+    return make(
+        "heap-size-default",
+        Severity.INFO,
+        "the heap size is the JVM's default"
+        + (f" ({mib(heap)} of {mib(memory)})" if heap and memory else ""),
+        f"Without -Xmx or MaxRAMPercentage the heap is {t.DEFAULT_MAX_RAM_PERCENTAGE:.0f} % of the memory "
+        "the JVM sees: far too little for a dedicated server or container, and a different size on every "
+        "machine, so results do not carry over.",
+        evidence(None, [], max_heap_bytes=heap, memory_bytes=memory),
+        add=["-XX:MaxRAMPercentage=75"] if f.machine.container_memory_limit_bytes else [],
+        action="Size the heap on purpose: -Xmx from the live set (about 3x), or MaxRAMPercentage in a "
+        "container sized for the JVM.",
+        confidence=Confidence.MEDIUM,
+    )
+
+
+@rule("heap-exceeds-memory", "The maximum heap is larger than the memory the machine has", needs_log=False)
+def heap_exceeds(f: Facts) -> Outcome:
+    heap = f.configured_max_heap_bytes
+    memory = f.machine.container_memory_limit_bytes or f.machine.memory_bytes
+    if memory is None:
+        return not_checked("heap-exceeds-memory", "the machine's memory is not known")
+    if heap is None or heap < memory * 0.9:
+        return None
+    return make(
+        "heap-exceeds-memory",
+        Severity.CRITICAL,
+        f"a {mib(heap)} heap on {mib(memory)} of memory",
+        "The heap plus the JVM's native memory do not fit: the system swaps (every GC touches the whole "
+        "heap) or the kernel's OOM killer ends the JVM.",
+        evidence(None, [], max_heap_bytes=heap, memory_bytes=memory),
+        add=[f"-Xmx{size_flag(memory * 0.7)}"],
+        action="Keep the heap to about 70-75 % of the memory, leaving room for metaspace, code cache, "
+        "threads and direct buffers.",
+        confidence=Confidence.HIGH,
+    )

@@ -1,0 +1,94 @@
+"""Rules over the machine during the run: swap, transparent huge pages, the code cache (knowledge rules 22,
+29)."""
+
+from __future__ import annotations
+
+from jvmlab.advise import thresholds as t
+from jvmlab.advise.facts import Facts
+from jvmlab.advise.finding import Confidence, Severity
+from jvmlab.advise.rules.base import Outcome, evidence, make, mib, not_checked, rule
+
+CODE_CACHE_FULL = (
+    "CodeCache is full",
+    "CodeHeap 'non-profiled nmethods' is full",
+    "CodeHeap 'profiled nmethods' is full",
+)
+
+
+@rule("swap-used", "Parts of the JVM were swapped out during the run", needs_log=False)
+def swap_used(f: Facts) -> Outcome:
+    if f.process is None or not f.process.swap_bytes:
+        return not_checked("swap-used", "no process samples (an experiment's trials or --pid take them)")
+    peak = max(f.process.swap_bytes)
+    if peak < t.SWAP_USED_BYTES:
+        return None
+    return make(
+        "swap-used",
+        Severity.WARNING,
+        f"up to {mib(peak)} of the JVM in swap",
+        "A collection touches every live object: swapped-out heap pages turn it into disk reads, and pauses "
+        "grow by orders of magnitude.",
+        evidence(None, [], swap_peak_bytes=peak, samples=len(f.process.swap_bytes)),
+        action="Make the heap and native memory fit in RAM (a smaller -Xmx, fewer processes on the machine); "
+        "servers running a JVM usually turn swap off or set vm.swappiness low.",
+        effect=("pause_max_ms", "decrease", "no pauses stretched by page-ins"),
+        confidence=Confidence.HIGH,
+    )
+
+
+@rule(
+    "thp-not-used", "A large heap on 4 KiB pages: transparent huge pages are off for the JVM", needs_log=False
+)
+def thp(f: Facts) -> Outcome:
+    heap = f.max_heap_bytes
+    if heap is None or heap < t.THP_HEAP_BYTES:
+        return None
+    large_pages = f.header.get("Large Page Support")
+    thp_on = f.flag_on("UseTransparentHugePages") or f.flag_on("UseLargePages")
+    if thp_on or (large_pages is not None and large_pages.lower().startswith("enabled")):
+        return None
+    if large_pages is None and not f.flags_known:
+        return not_checked("thp-not-used", "neither the flags nor the log say whether large pages are used")
+    if f.machine.thp_enabled == "never":
+        return None
+    return make(
+        "thp-not-used",
+        Severity.INFO,
+        f"a {mib(heap)} heap without huge pages",
+        "With 4 KiB pages a large heap and code cache need many TLB entries: the collector's and the "
+        "application's memory accesses miss the TLB more often. With THP in madvise mode the JVM can ask "
+        "for 2 MiB pages.",
+        evidence(
+            None,
+            [f"Large Page Support: {large_pages}"] if large_pages else [],
+            max_heap_bytes=heap,
+            thp_mode=f.machine.thp_enabled,
+        ),
+        add=["-XX:+UseTransparentHugePages"],
+        action="Use transparent huge pages for the heap and code cache (kernel THP mode madvise or always; "
+        "with always, set defrag to madvise or defer to avoid allocation stalls).",
+        effect=("throughput", "increase", "a few percent from fewer TLB misses (measure it)"),
+        confidence=Confidence.LOW,
+    )
+
+
+@rule("code-cache-full", "The code cache filled up: the JIT compiler stopped", needs_log=False)
+def code_cache_full(f: Facts) -> Outcome:
+    if f.jvm_output is None:
+        return not_checked("code-cache-full", "the JVM's own output is not available (experiments keep it)")
+    lines = [line.strip() for line in f.jvm_output.splitlines() if any(m in line for m in CODE_CACHE_FULL)]
+    if not lines:
+        return None
+    size = f.flag_bytes("ReservedCodeCacheSize")
+    return make(
+        "code-cache-full",
+        Severity.CRITICAL,
+        "the code cache is full and the compiler was disabled",
+        "New hot code stays interpreted from now on: ten times slower or worse, for the rest of the run.",
+        evidence(None, lines[:3], reserved_code_cache_bytes=size),
+        add=[f"-XX:ReservedCodeCacheSize={max(2 * (size or 0) >> 20, 256)}m"],
+        action="Raise ReservedCodeCacheSize (keep it at 240 MB or more for the segmented code cache); look "
+        "for runaway generated code (scripting engines, proxies).",
+        effect=("throughput", "increase", "hot code compiled again"),
+        confidence=Confidence.HIGH,
+    )

@@ -1,0 +1,171 @@
+"""Rules over pause times: overhead, single long pauses, G1's pause goal, a throughput collector under a
+latency load (knowledge rules 8, 9)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from jvmlab.advise import thresholds as t
+from jvmlab.advise.facts import Facts
+from jvmlab.advise.finding import Confidence, Severity
+from jvmlab.advise.rules.base import NO_TIME, Outcome, evidence, excerpt_counts, make, not_checked, rule
+from jvmlab.advise.rules.failures import bigger_heap
+
+THROUGHPUT_COLLECTORS = ("Parallel", "Serial")
+
+
+@rule("gc-overhead-high", "A large share of wall time spent in GC pauses")
+def gc_overhead(f: Facts) -> Outcome:
+    overhead = f.summary.gc_overhead_percent
+    if overhead is None:
+        return not_checked("gc-overhead-high", NO_TIME)
+    if overhead < t.GC_OVERHEAD_INFO_PERCENT or f.summary.pause_count < t.MIN_OVERHEAD_PAUSES:
+        return None
+    if (f.duration_s or 0.0) < t.MIN_OVERHEAD_WINDOW_S:
+        return not_checked("gc-overhead-high", f"the log covers less than {t.MIN_OVERHEAD_WINDOW_S:.0f} s")
+    severity = (
+        Severity.CRITICAL
+        if overhead >= t.GC_OVERHEAD_CRITICAL_PERCENT
+        else Severity.WARNING
+        if overhead >= t.GC_OVERHEAD_WARNING_PERCENT
+        else Severity.INFO
+    )
+    pauses = f.rows(category="pause")
+    by_kind = pauses.group_by("kind").agg(pl.col("pause_ms").sum()).sort("pause_ms", descending=True)
+    top_kind, top_ms = by_kind.row(0) if not by_kind.is_empty() else (None, 0.0)
+    young_dominates = top_kind in ("young", "mixed")
+    return make(
+        "gc-overhead-high",
+        severity,
+        f"GC pauses take {overhead:.1f} % of the run",
+        "Time the application is stopped is time it does no work: throughput drops by this share and "
+        "requests queue behind the pauses.",
+        evidence(
+            pauses,
+            [f"{k}: {ms:.0f} ms" for k, ms in by_kind.rows()[:4]],
+            gc_overhead_percent=overhead,
+            pause_total_ms=f.summary.pause_total_ms,
+            duration_s=f.duration_s,
+            allocation_rate_mib_per_s=f.summary.allocation.allocation_rate_mib_per_s,
+        ),
+        add=[] if young_dominates else bigger_heap(f),
+        action="Most pause time is in "
+        + str(top_kind)
+        + " collections: "
+        + (
+            "a larger young generation or a lower allocation rate (an allocation profile names the sites) "
+            "helps."
+            if young_dominates
+            else "the old generation is short of room: a larger heap, or find what fills it."
+        ),
+        effect=("gc_overhead_percent", "decrease", f"below {t.GC_OVERHEAD_INFO_PERCENT:.0f} %"),
+        confidence=Confidence.HIGH if len(pauses) >= 20 else Confidence.MEDIUM,
+    )
+
+
+@rule("long-gc-pause", "Single pauses of a second or more")
+def long_pause(f: Facts) -> Outcome:
+    longest = f.summary.pause_max_ms
+    if longest is None or longest < t.LONG_PAUSE_WARNING_MS:
+        return None
+    rows = f.rows(category="pause").filter(pl.col("pause_ms") >= t.LONG_PAUSE_WARNING_MS)
+    severity = Severity.CRITICAL if longest >= t.LONG_PAUSE_CRITICAL_MS else Severity.WARNING
+    throughput = f.collector in THROUGHPUT_COLLECTORS
+    return make(
+        "long-gc-pause",
+        severity,
+        f"{len(rows)} pauses of 1 s or more (longest {longest / 1000:.1f} s)",
+        "For that long the application answers nothing: timeouts, failed health checks, lost sessions.",
+        evidence(rows, excerpt_counts(rows, "kind"), long_pauses=len(rows), pause_max_ms=longest),
+        add=["-XX:+UseG1GC"] if throughput else [],
+        remove=[o for o in ("-XX:+UseParallelGC", "-XX:+UseSerialGC") if f.given(o[5:]) == "true"],
+        action="See the rules on full collections above for why they happen. "
+        + (
+            "G1 bounds pauses by collecting the old generation incrementally."
+            if throughput
+            else "Check the kinds of the long pauses: full collections point to heap room, long young "
+            "pauses to a large young generation or reference processing."
+        ),
+        effect=("pause_max_ms", "decrease", "no pause of a second or more"),
+        confidence=Confidence.HIGH,
+    )
+
+
+@rule("pause-target-missed", "G1 pauses over the pause-time goal (MaxGCPauseMillis)")
+def pause_target(f: Facts) -> Outcome:
+    if f.collector != "G1":
+        return None
+    given = f.flag("MaxGCPauseMillis")
+    goal = float(given) if given else t.G1_DEFAULT_PAUSE_GOAL_MS
+    pauses = f.events.filter((pl.col("category") == "pause") & pl.col("kind").is_in(["young", "mixed"]))
+    if len(pauses) < 20:
+        return None
+    over = pauses.filter(pl.col("pause_ms") > goal)
+    share = len(over) / len(pauses)
+    if share <= t.PAUSE_GOAL_MISSED_SHARE:
+        return None
+    pinned = [o for o in ("NewSize", "MaxNewSize", "NewRatio") if f.given(o) is not None]
+    remove = [o.raw for o in f.options or () if o.name in pinned]
+    return make(
+        "pause-target-missed",
+        Severity.WARNING,
+        f"{share:.0%} of young/mixed pauses over the {goal:.0f} ms goal",
+        "G1 sizes the young generation to meet MaxGCPauseMillis; missing it often means it cannot: a "
+        "pinned young generation, too few GC threads, or too much surviving per collection.",
+        evidence(
+            over,
+            excerpt_counts(over, "kind"),
+            pauses_over_goal=len(over),
+            share=share,
+            goal_ms=goal,
+            goal_source="MaxGCPauseMillis" if given else "G1 default",
+        ),
+        remove=remove,
+        action=(
+            "The young generation is pinned (" + ", ".join(pinned) + "): remove it so G1 can size it "
+            "for the goal."
+            if pinned
+            else "Check the young pauses' phases (-Xlog:gc+phases=debug) and "
+            "ParallelGCThreads; for goals under 10 ms consider ZGC."
+        ),
+        effect=("pause_p99_ms", "decrease", f"pauses back under {goal:.0f} ms"),
+        confidence=Confidence.MEDIUM,
+    )
+
+
+@rule(
+    "throughput-collector-latency", "Parallel or Serial GC where pauses matter (a latency-sensitive service)"
+)
+def throughput_collector(f: Facts) -> Outcome:
+    if f.collector not in THROUGHPUT_COLLECTORS:
+        return None
+    p99 = f.summary.pause_p99_ms
+    latency_load = f.workload_kind == "latency"
+    if p99 is None or (p99 < t.LATENCY_PAUSE_P99_MS and not latency_load):
+        return None
+    if latency_load and p99 < t.LATENCY_PAUSE_P99_MS / 10:
+        return None
+    default_choice = (
+        f.options is not None and f.given("UseParallelGC") is None and f.given("UseSerialGC") is None
+    )
+    pauses = f.rows(category="pause")
+    return make(
+        "throughput-collector-latency",
+        Severity.WARNING if latency_load else Severity.INFO,
+        f"{f.collector} GC with pauses of {p99:.0f} ms at p99"
+        + (" under a latency load" if latency_load else ""),
+        f"{f.collector} stops the application for every collection and for the whole old generation; it "
+        "maximises throughput, not response time. Requests that arrive during a pause wait for all of it."
+        + (" It was chosen by default (JDK 8's default collector), not by choice." if default_choice else ""),
+        evidence(
+            pauses, excerpt_counts(pauses, "kind"), pause_p99_ms=p99, pause_max_ms=f.summary.pause_max_ms
+        ),
+        add=["-XX:+UseG1GC"],
+        remove=[
+            o.raw for o in f.options or () if o.name in ("UseParallelGC", "UseParallelOldGC", "UseSerialGC")
+        ],
+        action="G1 (or ZGC for sub-millisecond goals) keeps pauses short at some throughput cost; measure "
+        "both at the service's load levels.",
+        effect=("latency_p99_ms", "decrease", "shorter pauses, so a lower latency tail"),
+        confidence=Confidence.MEDIUM if latency_load else Confidence.LOW,
+    )

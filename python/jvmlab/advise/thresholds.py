@@ -1,0 +1,90 @@
+"""Every threshold a rule compares against, named, with where it comes from. Rules import these; nothing else
+holds a number that decides a finding."""
+
+from __future__ import annotations
+
+# GC overhead: pause time / wall time. JMC GcPauseRatio (flightrecorder.rules.jdk, "GC Pauses" rule) warns
+# from 5 %; the GC overhead limit of Parallel (GCTimeLimit=98 for OOM) is the extreme. 5 % info, 10 %
+# warning, 30 % critical (the JVM spends a third of its time stopped).
+GC_OVERHEAD_INFO_PERCENT = 5.0
+GC_OVERHEAD_WARNING_PERCENT = 10.0
+GC_OVERHEAD_CRITICAL_PERCENT = 30.0
+# ...over a window long enough to mean something: a log of a few hundred milliseconds (a JVM that started,
+# collected twice and ended) has no steady state to speak of; 5 s and 5 pauses are the least taken as a run.
+MIN_OVERHEAD_WINDOW_S = 5.0
+MIN_OVERHEAD_PAUSES = 5
+
+# A single pause this long: JMC LongGcPause reports pauses >= 1 s; 5 s is a visible outage for a service.
+LONG_PAUSE_WARNING_MS = 1000.0
+LONG_PAUSE_CRITICAL_MS = 5000.0
+
+# G1's pause-time goal when MaxGCPauseMillis is not given (200 on 8-25, verified on 17/21/25:
+# ../shared/knowledge/jvm-diagnosis.md rule 8). Missed: more than 5 % of young/mixed pauses over the goal
+# (G1 aims at the goal, it does not promise it: a few misses are normal).
+G1_DEFAULT_PAUSE_GOAL_MS = 200.0
+PAUSE_GOAL_MISSED_SHARE = 0.05
+
+# Collections of a kind counted as "repeated": one can be start-up, two are a pattern.
+REPEATED = 2
+
+# Humongous allocations: a few are normal for large buffers; more than 10 % of all GCs started for them, or
+# more than 10 of them, is the pattern of rule 6 (fragmentation, early marking).
+HUMONGOUS_SHARE = 0.10
+HUMONGOUS_COUNT = 10
+
+# Young GCs this often (per minute, mean over the run) mean a small young generation or a high allocation
+# rate: one every 2 s (30/min) is the "every few seconds" of the field reports; GCeasy and Oracle's tuning
+# guide treat sub-second young-GC intervals as a young generation to enlarge.
+YOUNG_GC_RATE_WARNING_PER_MIN = 60.0
+YOUNG_GC_RATE_INFO_PER_MIN = 30.0
+# ...unless the young pauses cost little: below 1 % of wall time together, the rate is harmless.
+YOUNG_GC_OVERHEAD_FLOOR_PERCENT = 1.0
+
+# Premature promotion: of what young GCs free from the young generation, more than 20 % lands in the old
+# generation, with the young generation small against the heap (below 1/8 of it; G1 and Parallel default
+# to about 1/3). Promotion rate over allocation rate (GCeasy "promotion rate", Oracle tuning guide: "objects
+# promoted too early").
+PREMATURE_PROMOTION_SHARE = 0.20
+SMALL_YOUNG_SHARE_OF_HEAP = 1 / 8
+MIN_YOUNG_GCS_FOR_PROMOTION = 10
+
+# Heap occupancy after a full or old collection above this share of the maximum heap: the live set leaves
+# too little room (knowledge rule 17: "post-GC occupancy > ~75-80 % of max on consecutive GCs").
+HEAP_OCCUPANCY_WARNING_SHARE = 0.80
+HEAP_OCCUPANCY_CRITICAL_SHARE = 0.95
+MIN_OLD_COLLECTIONS_FOR_OCCUPANCY = 3
+
+# Live-set growth: the heap after full/old collections rises by at least 20 % of the max heap from the
+# first to the last third of the run, with at least 5 such collections (JMC IncreasingLiveSet looks for a
+# rising trend of the live set in the same way).
+LIVE_SET_GROWTH_SHARE = 0.20
+MIN_OLD_COLLECTIONS_FOR_TREND = 5
+
+# Time to safepoint: JFR jdk.SafepointBegin default threshold is 10 ms; above 50 ms a counted loop or a
+# page fault stalls every thread (knowledge rule 20).
+TTSP_INFO_MS = 10.0
+TTSP_WARNING_MS = 50.0
+
+# Non-GC safepoints: more than 1 % of wall time stopped in VM operations other than GC (JMC VMOperations
+# warns from long single operations; ApplicationHalts counts non-GC halts).
+NON_GC_SAFEPOINT_PERCENT = 1.0
+
+# A throughput collector under a latency load: Parallel/Serial with pauses past 100 ms at p99 (a latency SLO
+# of a web API is commonly 100-200 ms at p99).
+LATENCY_PAUSE_P99_MS = 100.0
+
+# A heap large enough for THP to matter: 4 GiB (TLB reach of 4 KiB pages; knowledge rule 29).
+THP_HEAP_BYTES = 4 << 30
+
+# Default heap of a JVM not told its size: 1/4 of physical memory (MaxRAMPercentage=25, verified on
+# 17/21/25, knowledge rule 17).
+DEFAULT_MAX_RAM_PERCENTAGE = 25.0
+
+# Swap in use by the process during a run: anything above 1 MiB (pages of a JVM heap that were swapped
+# out turn GC marking into disk reads).
+SWAP_USED_BYTES = 1 << 20
+
+# Metaspace: the default MetaspaceSize (the high-water mark that triggers the first metadata GC): 21 MB on
+# 17/21/25 [verified, knowledge rule 2]. Recommend the peak seen plus this headroom, rounded up.
+DEFAULT_METASPACE_SIZE_BYTES = 22020096
+METASPACE_HEADROOM = 1.25

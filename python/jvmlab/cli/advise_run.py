@@ -1,0 +1,161 @@
+"""`jvmlab advise LOG... [--flags "..."] [--jdk N] [--jfr FILE]`: what the evidence says and what to change.
+
+Exit code 0, or 1 with `--fail-on warning|critical` when a finding is that severe (for CI); 2 for a user
+mistake."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from jvmlab.cli.inputs import labelled
+from jvmlab.cli.output import print_renderables, write_output
+from jvmlab.errors import UsageError
+
+if TYPE_CHECKING:
+    from jvmlab.advise import Advice
+
+FAIL_ON = ("warning", "critical")
+
+
+@dataclass(frozen=True)
+class AdviseOptions:
+    inputs: tuple[str, ...]
+    flags: str | None = None
+    jdk: str | None = None
+    jfr: Path | None = None
+    json: bool = False
+    markdown: bool = False
+    output: Path | None = None
+    check: bool = True
+    fail_on: str | None = None
+    strict: bool = False
+    db: str | None = None
+    pid: int | None = None
+    record: str | None = None
+
+
+def validate(options: AdviseOptions) -> None:
+    if options.json and options.markdown:
+        raise UsageError("--json and --markdown: choose one output format")
+    if options.fail_on is not None and options.fail_on not in FAIL_ON:
+        raise UsageError(f"--fail-on {options.fail_on}: give one of {', '.join(FAIL_ON)}")
+    if options.pid is not None and options.inputs:
+        raise UsageError("--pid reads a running JVM: give no LOG or EXPERIMENT with it")
+    if options.record is not None and options.pid is None:
+        raise UsageError("--record takes a JFR recording of a running JVM: give --pid too")
+    if options.pid is None and not options.inputs:
+        raise UsageError("give GC logs, an experiment, or --pid PID")
+
+
+def is_experiment(options: AdviseOptions) -> bool:
+    """One argument that is no file but an experiment's id or name, when there is a store to look in."""
+    from jvmlab.experiment.storage import DEFAULT_DB
+
+    if len(options.inputs) != 1 or Path(options.inputs[0]).exists():
+        return False
+    return options.db is not None or Path(DEFAULT_DB).is_file()
+
+
+def advise_experiment(options: AdviseOptions) -> list[Advice]:
+    from jvmlab.experiment.analysis.advice import experiment_advice
+    from jvmlab.experiment.storage import Store
+
+    if options.flags or options.jdk or options.jfr:
+        raise UsageError("--flags, --jdk and --jfr are for logs: an experiment knows its flags and JDKs")
+    store = Store.open(options.db)
+    try:
+        return experiment_advice(store, options.inputs[0])
+    finally:
+        store.close()
+
+
+def advise_running(options: AdviseOptions) -> list[Advice]:
+    """A running JVM through jcmd; with --record, a JFR recording of that long analysed by JMC's rules."""
+    import tempfile
+
+    from jvmlab.advise import advise
+    from jvmlab.advise.running import facts_of_running
+    from jvmlab.durations import parse_duration
+    from jvmlab.jdk.attach import read_jvm, record_jfr
+    from jvmlab.jdk.discovery import installed_jdks
+
+    assert options.pid is not None
+    seconds = parse_duration(options.record, option="--record") if options.record else None
+    installed = installed_jdks()
+    facts = facts_of_running(read_jvm(options.pid, installed), strict=options.strict)
+    advice = advise(facts)
+    if options.check:
+        advice = checked(advice, facts.options)
+    if seconds is not None:
+        with tempfile.TemporaryDirectory(prefix="jvmlab-jfr-") as folder:
+            recording = record_jfr(options.pid, seconds, Path(folder) / "advise.jfr", installed)
+            advice = with_jmc(advice, recording)
+    return [advice]
+
+
+def advise_inputs(options: AdviseOptions) -> list[Advice]:
+    """One advice per log (labels as `label=path`), JMC's findings merged when --jfr is given; or one per
+    variant of a stored experiment; or one for a running JVM."""
+    if options.pid is not None:
+        return advise_running(options)
+    if is_experiment(options):
+        return advise_experiment(options)
+    from jvmlab.advise import advise, facts_of_log
+    from jvmlab.advise.jdk_spec import jdk_major
+
+    major = jdk_major(options.jdk) if options.jdk else None
+    labels, paths = labelled(list(options.inputs))
+    results = []
+    for label, path in zip(labels, paths, strict=True):
+        facts = facts_of_log(path, flags=options.flags, jdk_major=major, strict=options.strict, label=label)
+        advice = advise(facts)
+        if options.check:
+            advice = checked(advice, facts.options)
+        if options.jfr is not None:
+            advice = with_jmc(advice, options.jfr)
+        results.append(advice)
+    return results
+
+
+def checked(advice: Advice, options: object) -> Advice:
+    from jvmlab.advise.flag_check import check_recommendations
+    from jvmlab.jdk.discovery import installed_jdks
+
+    return check_recommendations(advice, options, installed_jdks())  # type: ignore[arg-type]
+
+
+def with_jmc(advice: Advice, recording: Path) -> Advice:
+    from jvmlab.advise.finding import sort_key
+    from jvmlab.advise.jmc_findings import jmc_findings, merge
+    from jvmlab.jfr.jmc_rules import run_jmc_rules
+
+    merged = merge(advice.findings, jmc_findings(run_jmc_rules(recording)))
+    return advice.model_copy(update={"findings": sorted(merged, key=sort_key)})
+
+
+def exit_code(advices: list[Advice], fail_on: str | None) -> int:
+    if fail_on is None:
+        return 0
+    worst = {"critical": 0, "warning": 1, "info": 2}
+    limit = worst[fail_on]
+    return int(any(worst[f.severity.value] <= limit for a in advices for f in a.findings))
+
+
+def run(options: AdviseOptions) -> int:
+    validate(options)
+    advices = advise_inputs(options)
+    if options.json:
+        from jvmlab.report.advice.json_export import advice_document, to_json
+
+        write_output(to_json(advice_document(advices)), options.output)
+    elif options.markdown:
+        from jvmlab.report.advice.markdown import advice_markdown
+
+        write_output(advice_markdown(advices), options.output)
+    else:
+        from jvmlab.report.advice.text import advice_renderable
+
+        print_renderables([advice_renderable(a) for a in advices])
+    return exit_code(advices, options.fail_on)

@@ -1,0 +1,110 @@
+"""Advice on a stored experiment: per variant (JDK x flag set), the rules over each successful trial's GC
+log with everything the run recorded beside it: the flags and their final values, the JDK, the machine,
+the process's swap and RSS, the JVM's own output, and whether the load was latency-bound (load levels).
+A finding is kept when it fires in at least half of the variant's trials (noted in its evidence)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jvmlab.advise import Advice, Facts, Machine, ProcessSamples, advise
+from jvmlab.advise.facts import facts_from_log
+from jvmlab.advise.finding import Finding, sort_key
+from jvmlab.errors import UsageError
+from jvmlab.experiment.storage import OK, ExperimentRow, Store, TrialRow
+
+OUTPUT_TAIL_BYTES = 1 << 20  # of stdout/stderr read for the JVM's warnings (code cache full, ...)
+
+
+def machine_of(environment: dict[str, Any]) -> Machine:
+    m = environment.get("machine", {})
+    limit = (m.get("cgroup") or {}).get("memory.max")
+    cpus = m.get("cpus_usable") or m.get("cpu_count")
+    return Machine(
+        cpus_total=m.get("cpu_count"),
+        cpus_available=cpus,
+        memory_bytes=m.get("memory_bytes"),
+        thp_enabled=m.get("thp"),
+        container_memory_limit_bytes=int(limit) if limit and str(limit).isdigit() else None,
+    )
+
+
+def jvm_output(artifacts: dict[str, str]) -> str | None:
+    texts = []
+    for kind in ("stdout", "stderr"):
+        path = artifacts.get(kind)
+        if path and Path(path).is_file():
+            with open(path, "rb") as f:
+                f.seek(max(0, Path(path).stat().st_size - OUTPUT_TAIL_BYTES))
+                texts.append(f.read().decode("utf-8", "replace"))
+    return "\n".join(texts) if texts else None
+
+
+def trial_facts(store: Store, exp: ExperimentRow, trial: TrialRow) -> Facts | None:
+    """The facts of one trial, None when it left no GC log."""
+    from jvmlab.metrics import load_summarized
+
+    artifacts = store.artifacts(trial.id)
+    path = artifacts.get("gc_log")
+    if not path or not Path(path).is_file():
+        return None
+    log, summary = load_summarized(path)
+    checks = exp.environment.get("flag_checks", {}).get(trial.variant, {})
+    base = facts_from_log(
+        log,
+        summary,
+        flags=[str(f) for f in trial.flags],
+        jdk_major=(trial.jdk_info or {}).get("major"),
+        machine=machine_of(exp.environment),
+    )
+    swap = [int(v) for _, v in store.series(trial.id, "swap_bytes")]
+    rss = [int(v) for _, v in store.series(trial.id, "rss_bytes")]
+    return Facts(
+        **{
+            **base.__dict__,
+            "name": f"{trial.variant} (trial {trial.key})",
+            "flags_final": checks.get("flags_final") or None,
+            "process": ProcessSamples(tuple(swap), tuple(rss)) if swap or rss else None,
+            "workload_kind": "latency" if exp.spec.get("load") else "throughput",
+            "jvm_output": jvm_output(artifacts),
+        }
+    )
+
+
+def variant_advice(variant: str, advices: list[Advice]) -> Advice:
+    """One advice for a variant's trials: the findings of at least half of them, each with its count."""
+    fired: dict[str, list[Finding]] = {}
+    for a in advices:
+        for f in a.findings:
+            fired.setdefault(f.id, []).append(f)
+    kept = []
+    for found in fired.values():
+        if 2 * len(found) >= len(advices):
+            first = found[0]
+            note = f"in {len(found)} of {len(advices)} trials"
+            evidence = first.evidence.model_copy(update={"excerpts": [*first.evidence.excerpts, note]})
+            kept.append(first.model_copy(update={"evidence": evidence}))
+    seen = {n.id: n for a in advices for n in a.not_checked}
+    return advices[0].model_copy(
+        update={"name": variant, "findings": sorted(kept, key=sort_key), "not_checked": list(seen.values())}
+    )
+
+
+def experiment_advice(store: Store, ref: str | None) -> list[Advice]:
+    """Per variant with a successful trial that left a GC log, in the experiment's order."""
+    exp = store.experiment(ref) if ref is not None else store.latest_experiment()
+    if exp is None:
+        raise UsageError(f"no experiment {ref!r} in {store.url}" if ref else f"no experiment in {store.url}")
+    by_variant: dict[str, list[Advice]] = {}
+    for trial in store.trials(exp.id):
+        if trial.state != OK:
+            continue
+        facts = trial_facts(store, exp, trial)
+        if facts is not None:
+            by_variant.setdefault(trial.variant, []).append(advise(facts))
+    if not by_variant:
+        raise UsageError(
+            f"experiment {exp.name} (#{exp.id}) has no successful trial with a GC log to advise on"
+        )
+    return [variant_advice(v, a) for v, a in by_variant.items()]

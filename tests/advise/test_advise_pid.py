@@ -1,0 +1,88 @@
+"""`jvmlab advise --pid`: a running JVM read through jcmd (flags, command line, GC log), without changing
+it; with --record, a short JFR recording analysed by JMC's rules. Each JVM is killed at the end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from jvmlab.cli.main import main
+from jvmlab.workloads import classes_dir
+
+pytestmark = pytest.mark.jvm
+JAVA = "java"  # the default JDK 17 (it has jcmd)
+
+
+@contextmanager
+def running(*flags: str) -> Iterator[subprocess.Popen[bytes]]:
+    argv = [JAVA, *flags, "-cp", str(classes_dir()), "jvmlab.workloads.GcChurn", "--duration-s=60",
+            "--rate-mb-s=80", "--live-mb=16", "--classes-per-s=2000"]  # fmt: skip
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None
+        proc.stdout.readline()  # one progress line: the JVM is up and running
+        time.sleep(1.5)
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+
+
+def test_a_running_jvm_with_a_gc_log(tmp_path, capsys):
+    log = tmp_path / "gc.log"
+    flags = (
+        "-Xmx256m",
+        "-XX:+UseParallelGC",
+        "-XX:MetaspaceSize=8m",
+        f"-Xlog:gc*:file={log}:uptime,level,tags",
+    )
+    with running(*flags) as jvm:
+        code = main(["advise", "--pid", str(jvm.pid), "--json", "--no-check"])
+        out = capsys.readouterr()
+        assert jvm.poll() is None  # still running: advise changed nothing
+    assert code == 0, out.err
+    (advice,) = json.loads(out.out)["inputs"]
+    assert advice["jdk_major"] == 17 and advice["flags_known"] and advice["collector"] == "Parallel"
+    assert str(log) in advice["name"]
+    metaspace = next(f for f in advice["findings"] if f["id"] == "metaspace-threshold-gc")
+    assert metaspace["evidence"]["figures"]["metaspace_size_given"] == "8m"
+    assert "swap-used" not in {n["id"] for n in advice["not_checked"]}  # one sample of the process, read
+
+
+def test_a_running_jvm_without_a_gc_log_gets_the_flag_rules_only(capsys):
+    with running("-Xmx128m", "-XX:PermSize=64m", "-XX:+IgnoreUnrecognizedVMOptions") as jvm:
+        assert main(["advise", "--pid", str(jvm.pid), "--json", "--no-check"]) == 0
+    (advice,) = json.loads(capsys.readouterr().out)["inputs"]
+    reasons = {n["id"]: n["reason"] for n in advice["not_checked"]}
+    assert reasons["g1-full-gc"].startswith("no GC log") and "-Xlog:gc*" in reasons["g1-full-gc"]
+    permgen = next(f for f in advice["findings"] if f["id"] == "permgen-flags")
+    assert permgen["severity"] == "critical"  # refused by 17 (here only ignored by request)
+
+
+def test_record_adds_jmc_findings(tmp_path, capsys):
+    if not (Path(__file__).resolve().parents[2] / "build" / "jmc" / "classes").is_dir():
+        pytest.skip("JMC's jars are not fetched (make jmc)")
+    with running("-Xmx256m", "-XX:+UseG1GC") as jvm:
+        assert main(["advise", "--pid", str(jvm.pid), "--record", "2s", "--json", "--no-check"]) == 0
+    (advice,) = json.loads(capsys.readouterr().out)["inputs"]
+    assert any(f["source"] == "jmc" for f in advice["findings"]), [f["id"] for f in advice["findings"]]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--pid", "999999999"], "--pid 999999999: no such process"),
+        (["--record", "5s", "x.log"], "--record takes a JFR recording of a running JVM"),
+        (["--pid", "1", "x.log"], "--pid reads a running JVM"),
+    ],
+)
+def test_pid_mistakes_are_one_line(capsys, args, message):
+    assert main(["advise", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1

@@ -1,0 +1,119 @@
+"""The advise rules on real logs: every provoked problem (tests/advise/logs, made by make_logs.py on the
+installed JDKs) fires its rules; the healthy logs, provoked and from the shared corpus, raise no warning or
+critical finding; findings never claim what the input cannot show."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+from corpus import GCLOGS
+
+from jvmlab.advise import Severity, advise_log
+from jvmlab.advise import thresholds as t
+from jvmlab.advise.rules import RULES
+
+HERE = Path(__file__).parent
+LOGS = HERE / "logs"
+MANIFEST = tomllib.loads((LOGS / "MANIFEST.toml").read_text())["cases"]
+HEALTHY_CORPUS = tomllib.loads((HERE / "healthy_corpus.toml").read_text())["logs"]
+DOCS = HERE.parents[1] / "docs" / "advise.md"
+
+
+def advice_of(case: dict) -> object:
+    return advise_log(LOGS / case["log"], flags=case["flags"], jdk_major=case["jdk"])
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in MANIFEST.items() if c["expect"]))
+def test_a_provoked_problem_fires_its_rules(name):
+    case = MANIFEST[name]
+    advice = advice_of(case)
+    fired = {f.id: f for f in advice.findings}
+    missing = [rule for rule in case["expect"] if rule not in fired]
+    assert not missing, f"{name} ({case['why']}): {missing} did not fire; fired {sorted(fired)}"
+    for rule in case["expect"]:
+        f = fired[rule]
+        assert f.evidence.figures or f.evidence.excerpts, f
+        assert f.why and f.title
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in MANIFEST.items() if c["healthy"]))
+def test_no_warning_on_a_healthy_provoked_log(name):
+    advice = advice_of(MANIFEST[name])
+    loud = [f"{f.id}: {f.title}" for f in advice.findings if f.severity is not Severity.INFO]
+    assert not loud, f"{name} ({MANIFEST[name]['why']})"
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("path", sorted(HEALTHY_CORPUS))
+def test_no_false_alarm_on_the_healthy_logs_of_the_corpus(path):
+    advice = advise_log(GCLOGS / path)
+    loud = [f"{f.id}: {f.title}" for f in advice.findings if f.severity is not Severity.INFO]
+    assert not loud, f"{path} ({HEALTHY_CORPUS[path]['why']})"
+
+
+ROTATING_JDK7 = "gctoolkit-testdata/gctoolkit-gclogs/streaming/rotating_directory/gc.log.1.current"
+
+
+@pytest.mark.corpus
+def test_permgen_flags_are_read_from_the_logs_command_line_and_judged_by_its_jdk():
+    # A JDK 7 log (its banner says 1.7.0_80) with -XX:MaxPermSize on its `CommandLine flags:` line:
+    # right on 7.
+    advice = advise_log(GCLOGS / ROTATING_JDK7)
+    assert advice.jdk_major == 7 and advice.flags_known
+    assert "permgen-flags" not in advice.ids()
+    # The same command line on JDK 8: ignored there, so a warning, with the metaspace flag of the same size.
+    permgen = next(
+        f for f in advise_log(GCLOGS / ROTATING_JDK7, jdk_major=8).findings if f.id == "permgen-flags"
+    )
+    assert permgen.severity is Severity.WARNING
+    assert permgen.recommendation.add_flags == ["-XX:MaxMetaspaceSize=1073741824"]
+    assert permgen.recommendation.remove_flags == ["-XX:MaxPermSize=1073741824"]
+
+
+def test_the_same_permgen_flags_are_critical_where_the_jvm_refuses_them():
+    case = next(c for c in MANIFEST.values() if c["jdk"] >= 17)
+    advice = advise_log(LOGS / case["log"], flags=[*case["flags"], "-XX:MaxPermSize=256m"], jdk_major=17)
+    permgen = next(f for f in advice.findings if f.id == "permgen-flags")
+    assert permgen.severity is Severity.CRITICAL
+    assert permgen.recommendation.add_flags == ["-XX:MaxMetaspaceSize=256m"]
+
+
+def test_without_flags_the_rules_that_need_them_say_so():
+    case = next(c for c in MANIFEST.values() if c["healthy"] and c["jdk"] >= 17)
+    advice = advise_log(LOGS / case["log"])
+    reasons = {n.id: n.reason for n in advice.not_checked}
+    for rule in ("permgen-flags", "heap-size-default"):
+        assert "--flags" in reasons[rule]
+    assert not advice.flags_known
+
+
+def test_a_log_without_safepoint_lines_leaves_the_safepoint_rules_unchecked():
+    log = GCLOGS / "generated" / "jdk25-g1-gcstar.log"
+    reasons = {n.id: n.reason for n in advise_log(log).not_checked}
+    assert "safepoint" in reasons["long-time-to-safepoint"]
+    assert "safepoint" in reasons["non-gc-safepoints"]
+
+
+def test_there_are_at_least_25_rules_with_stable_unique_ids():
+    ids = [r.id for r in RULES]
+    assert len(ids) >= 25 and len(set(ids)) == len(ids)
+    assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", i) for i in ids), ids
+
+
+def test_every_rule_is_documented():
+    text = DOCS.read_text()
+    missing = [r.id for r in RULES if f"`{r.id}`" not in text]
+    assert not missing
+
+
+def test_every_threshold_names_its_source():
+    """Each constant of thresholds.py has a comment above it (its source), possibly shared with the
+    constants right after it."""
+    lines = Path(t.__file__).read_text().splitlines()
+    for i, line in enumerate(lines):
+        if re.match(r"[A-Z][A-Z0-9_]* = ", line):
+            above = lines[i - 1]
+            assert above.startswith("#") or re.match(r"[A-Z][A-Z0-9_]* = ", above), line
