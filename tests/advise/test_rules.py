@@ -117,3 +117,26 @@ def test_every_threshold_names_its_source():
         if re.match(r"[A-Z][A-Z0-9_]* = ", line):
             above = lines[i - 1]
             assert above.startswith("#") or re.match(r"[A-Z][A-Z0-9_]* = ", above), line
+
+
+def test_flags_the_jdk_refuses_ignores_or_deprecates():
+    case = next(c for c in MANIFEST.values() if c["healthy"] and c["jdk"] == 21)
+    flags = [
+        *case["flags"],
+        "-XX:+UseG1Gc",
+        "-XX:+UseConcMarkSweepGC",
+        "-XX:+UseSharedSpaces",
+        "-XX:+PrintGCDetails",
+    ]
+    findings = {f.id: f for f in advise_log(LOGS / case["log"], flags=flags, jdk_major=21).findings}
+    refused = findings["flag-refused"]
+    assert refused.severity is Severity.CRITICAL
+    assert "-XX:+UseG1Gc (did you mean -XX:+UseG1GC?)" in refused.evidence.excerpts
+    assert set(refused.recommendation.remove_flags) == {"-XX:+UseG1Gc", "-XX:+UseConcMarkSweepGC"}
+    assert refused.recommendation.add_flags == ["-XX:+UseG1GC"]
+    assert findings["flag-ignored"].recommendation.remove_flags == ["-XX:+UseSharedSpaces"]
+    assert findings["flag-deprecated"].recommendation.add_flags == ["-Xlog:gc*"]
+    # The same flags on JDK 11: CMS is only deprecated there, the shared spaces flag fine.
+    on_11 = {f.id: f for f in advise_log(LOGS / case["log"], flags=flags, jdk_major=11).findings}
+    assert on_11["flag-refused"].recommendation.remove_flags == ["-XX:+UseG1Gc"]
+    assert "flag-ignored" not in on_11

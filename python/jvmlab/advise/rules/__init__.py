@@ -5,6 +5,7 @@ from jvmlab.advise.rules import (  # noqa: F401  (registers the rules)
     configuration,
     environment,
     failures,
+    flags,
     heap,
     pauses,
     safepoints,
