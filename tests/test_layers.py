@@ -26,6 +26,7 @@ RANKS = {
     "jfr": 2,  # JFR recordings read by JMC's rules
     "advise": 2,  # findings over the figures of metrics, jfr and jdk
     "experiment": 3,
+    "verify": 3.5,  # plans follow-up experiments from advice and judges them: above experiment
     "report": 4,
     "cli": 5,
     "demo": 6,

@@ -57,6 +57,31 @@ def advise_command(
         str | None,
         typer.Option("--record", help="With --pid: a JFR recording this long (30s) for JMC's rules."),
     ] = None,
+    verify: Annotated[
+        bool,
+        typer.Option(
+            "--verify", help="Run the top recommendations as a follow-up experiment and judge each."
+        ),
+    ] = False,
+    workload: Annotated[
+        Path | None, typer.Option("--workload", help="With --verify on a log: the spec (.toml) to run.")
+    ] = None,
+    variant: Annotated[
+        str | None,
+        typer.Option("--variant", help="With --verify on an experiment: the JDK/flag set to verify."),
+    ] = None,
+    top: Annotated[
+        int, typer.Option("--top", min=1, help="With --verify: how many recommendations to try.")
+    ] = 3,
+    repetitions: Annotated[
+        int | None,
+        typer.Option(
+            "--repetitions", min=2, help="With --verify: per flag set (default from docs/methodology.md)."
+        ),
+    ] = None,
+    runs: Annotated[Path, typer.Option("--runs", help="With --verify: folder for the trials' files.")] = Path(
+        "runs"
+    ),
     db: Annotated[
         str | None,
         typer.Option(
@@ -69,20 +94,11 @@ def advise_command(
     from jvmlab.cli import advise_run
 
     options = advise_run.AdviseOptions(
-        tuple(inputs or ()),
-        flags,
-        jdk,
-        jfr,
-        json,
-        markdown,
-        output,
-        not no_check,
-        fail_on,
-        strict,
-        db,
-        pid,
-        record,
-    )
+        inputs=tuple(inputs or ()), flags=flags, jdk=jdk, jfr=jfr, json=json, markdown=markdown,
+        output=output, check=not no_check, fail_on=fail_on, strict=strict, db=db, pid=pid, record=record,
+        verify=verify,
+        workload=workload, variant=variant, top=top, repetitions=repetitions, runs=runs,
+    )  # fmt: skip
     code = advise_run.run(options)
     if code:
         raise typer.Exit(code)

@@ -5,13 +5,14 @@ mistake."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jvmlab.cli.inputs import labelled
 from jvmlab.cli.output import print_renderables, write_output
 from jvmlab.errors import UsageError
+from jvmlab.jdk.options import split_command_line
 
 if TYPE_CHECKING:
     from jvmlab.advise import Advice
@@ -34,6 +35,12 @@ class AdviseOptions:
     db: str | None = None
     pid: int | None = None
     record: str | None = None
+    verify: bool = False
+    workload: Path | None = None
+    variant: str | None = None
+    top: int = 3
+    repetitions: int | None = None
+    runs: Path = Path("runs")
 
 
 def validate(options: AdviseOptions) -> None:
@@ -47,6 +54,12 @@ def validate(options: AdviseOptions) -> None:
         raise UsageError("--record takes a JFR recording of a running JVM: give --pid too")
     if options.pid is None and not options.inputs:
         raise UsageError("give GC logs, an experiment, or --pid PID")
+    if options.verify and (options.pid is not None or len(options.inputs) != 1):
+        raise UsageError(
+            "--verify takes one input: an experiment spec (.toml), a stored experiment, or a log"
+        )
+    if options.workload is not None and not options.verify:
+        raise UsageError("--workload gives the workload of --verify: add --verify")
 
 
 def is_experiment(options: AdviseOptions) -> bool:
@@ -143,9 +156,40 @@ def exit_code(advices: list[Advice], fail_on: str | None) -> int:
     return int(any(worst[f.severity.value] <= limit for a in advices for f in a.findings))
 
 
-def run(options: AdviseOptions) -> int:
-    validate(options)
-    advices = advise_inputs(options)
+def is_spec(options: AdviseOptions) -> bool:
+    return (
+        len(options.inputs) == 1 and options.inputs[0].endswith(".toml") and Path(options.inputs[0]).is_file()
+    )
+
+
+def verify(options: AdviseOptions) -> int:
+    """Advice, shown, then verified by a follow-up experiment."""
+    from jvmlab.cli import advise_verify as v
+
+    settings = v.VerifyOptions(options.db, options.runs, options.top, options.repetitions)
+    if is_spec(options):
+        from jvmlab.cli.run import RunOptions, execute
+        from jvmlab.experiment.spec import load_spec
+
+        path = Path(options.inputs[0])
+        experiment, _ = execute(load_spec(path), path.read_text(), RunOptions(path, options.db, options.runs))
+        options = replace(options, inputs=(str(experiment),))
+    if is_experiment(options):
+        advices = advise_experiment(options)
+        show(advices, options)
+        subject = v.subject_of_experiment(options.db, options.inputs[0], advices, options.variant)
+    elif options.workload is not None:
+        advices = advise_inputs(options)
+        show(advices, options)
+        flags = split_command_line(options.flags) if options.flags else []
+        subject = v.subject_of_log(advices[0], options.workload, flags, options.jdk)
+    else:
+        raise UsageError("--verify on a log needs the workload to run: give --workload SPEC (a .toml spec)")
+    v.verify(subject, settings)
+    return 0
+
+
+def show(advices: list[Advice], options: AdviseOptions) -> None:
     if options.json:
         from jvmlab.report.advice.json_export import advice_document, to_json
 
@@ -158,4 +202,12 @@ def run(options: AdviseOptions) -> int:
         from jvmlab.report.advice.text import advice_renderable
 
         print_renderables([advice_renderable(a) for a in advices])
+
+
+def run(options: AdviseOptions) -> int:
+    validate(options)
+    if options.verify:
+        return verify(options)
+    advices = advise_inputs(options)
+    show(advices, options)
     return exit_code(advices, options.fail_on)

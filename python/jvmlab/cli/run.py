@@ -95,6 +95,14 @@ class BarProgress:
 def run(options: RunOptions) -> int:
     spec = load_spec(options.spec)
     text = options.spec.read_text()
+    _, trials = execute(spec, text, options)
+    failed = [t for t in trials if t.state not in (OK, REJECTED)]
+    return EXIT_TRIALS_FAILED if failed else 0
+
+
+def execute(spec: ExperimentSpec, text: str, options: RunOptions) -> tuple[int, list[TrialRow]]:
+    """Plans `spec` (flag checks and lint shown), runs it with a progress bar unless a dry run, and shows
+    the results; (experiment id, its trials), (0, []) for a dry run."""
     console = stdout_console()
     with console.status("checking the flags on every JDK"):
         plan: Plan = make_plan(spec, jdks.resolve, jdks.check)
@@ -104,7 +112,7 @@ def run(options: RunOptions) -> int:
     if plan.rejected and not options.allow_rejected:
         raise rejection_error(plan)
     if options.dry_run:
-        return 0
+        return 0, []
     store = Store.open(options.db)
     progress = BarProgress(console, spec)
     runner = Runner(store, options.runs, jdks.classes_for(spec), progress, options.allow_rejected)
@@ -120,8 +128,7 @@ def run(options: RunOptions) -> int:
         store.close()
     title = f"experiment {experiment} ({spec.name}): {RESULTS_NOTE}"
     print_renderables(results_view(title, rows, spec.workload.metric, by_level))
-    failed = [t for t in trials if t.state not in (OK, REJECTED)]
-    return EXIT_TRIALS_FAILED if failed else 0
+    return experiment, trials
 
 
 def metric_series(store: Store, trials: list[TrialRow]) -> dict[int, list[tuple[float, float]]]:

@@ -139,6 +139,14 @@ class Store:
             if exp is not None:
                 exp.status = status
 
+    def add_to_environment(self, experiment_id: int, key: str, value: dict[str, Any]) -> None:
+        """Stores `value` under `key` of the experiment's environment (what was learnt after the run, such
+        as the verdicts of `jvmlab advise --verify`)."""
+        with self.session() as s, s.begin():
+            exp = s.get(ExperimentRow, experiment_id)
+            if exp is not None:
+                exp.environment = {**exp.environment, key: _json_safe(value)}
+
     # Trials -----------------------------------------------------------------------------------------
 
     def trials(self, experiment_id: int) -> list[TrialRow]:

@@ -21,9 +21,11 @@ from jvmlab.experiment.analysis.results import Timeline, since_ready
 from jvmlab.experiment.storage import OK, TrialRow
 from jvmlab.report import units
 from jvmlab.report.advice.html import findings_section
+from jvmlab.report.advice.verification import verification_section
 from jvmlab.report.experiment.comparison_view import ComparisonView, TableView, comparison_view
 from jvmlab.report.html.charts import Series, bar_chart, line_chart
 from jvmlab.report.html.page import Block, Cell, Chart, Column, KeyValues, Links, Page, Section, Table, Text
+from jvmlab.verify import RecommendationResult
 
 PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
@@ -432,6 +434,13 @@ def experiment_page(
         tables.append(steady_table(view))
     sections.append(Section("comparison", "Comparison", tuple(tables)))
     sections.append(Section("charts", "Charts", tuple(charts(d, view))))
+    verified = d.experiment.environment.get("verification")
+    if verified:
+        sections.append(
+            verification_section(
+                verified["source"], [RecommendationResult.model_validate(r) for r in verified["results"]]
+            )
+        )
     if d.advice:
         found = tuple(findings_section(a, f"findings-v{i}-", a.name) for i, a in enumerate(d.advice, start=1))
         note = Text(("What jvmlab advise finds in each variant's trials (docs/advise.md).",), tone="note")

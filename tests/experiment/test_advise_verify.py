@@ -1,0 +1,92 @@
+"""`jvmlab advise EXPERIMENT --verify` and `jvmlab advise LOG --verify --workload SPEC`: the top
+recommendation runs as a follow-up experiment against the current flags, on real JVMs (GcChurn growing
+metaspace past a small MetaspaceSize: the recommended MetaspaceSize removes the full collections), and the
+verdict is stored with that experiment and shown in its report."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from jvmlab.cli.main import main
+from jvmlab.experiment.storage import Store
+
+SPEC = """
+name = "verify-test"
+[workload]
+command = ["{java}", "{jvm_opts}", "-cp", "{classes}", "jvmlab.workloads.GcChurn",
+           "--duration-s=3", "--rate-mb-s=60", "--live-mb=16", "--classes-per-s=3000"]
+[matrix]
+jdks = ["21"]
+repetitions = 1
+[matrix.flags]
+default = ["-Xmx128m", "-XX:+UseParallelGC", "-XX:MetaspaceSize=8m"]
+[trial]
+timeout_s = 60
+[telemetry]
+sample_interval_s = 0.5
+"""
+
+pytestmark = pytest.mark.jvm
+
+
+@pytest.fixture(autouse=True)
+def wide_console(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+
+
+def test_verify_confirms_the_metaspace_recommendation(tmp_path, capsys):
+    spec = tmp_path / "verify.toml"
+    spec.write_text(SPEC)
+    db, runs = str(tmp_path / "r.db"), str(tmp_path / "runs")
+    args = ["advise", str(spec), "--verify", "--top", "1", "--repetitions", "3", "--db", db, "--runs", runs]
+    assert main([*args, "--no-check"]) == 0
+    out = capsys.readouterr().out
+    assert "advice verified" in out and "metaspace-threshold-gc" in out
+    store = Store.open(db)
+    follow_up = store.latest_experiment("verify-test-verify")
+    assert follow_up is not None
+    (result,) = follow_up.environment["verification"]["results"]
+    store.close()
+    assert result["finding_id"] == "metaspace-threshold-gc" and result["measure"] == "full_gc_count"
+    assert result["verdict"] == "confirmed", result
+    (target,) = result["target"]
+    assert target["percent"] == pytest.approx(-100) and target["significant"]
+    assert result["trials"] == 3
+    # The follow-up experiment's report shows the verdicts.
+    html = tmp_path / "r.html"
+    assert main(["report", "verify-test-verify", "--db", db, "-o", str(html)]) == 0
+    text = html.read_text()
+    assert "Advice verified" in text and "confirmed" in text
+
+
+def test_verify_a_log_with_its_workload(tmp_path, capsys):
+    spec = tmp_path / "verify.toml"
+    spec.write_text(SPEC)
+    db, runs = str(tmp_path / "r.db"), str(tmp_path / "runs")
+    assert main(["run", str(spec), "--db", db, "--runs", runs]) == 0
+    capsys.readouterr()
+    store = Store.open(db)
+    (trial,) = store.trials(store.latest_experiment("verify-test").id)
+    log = store.artifacts(trial.id)["gc_log"]
+    store.close()
+    flags = "-Xmx128m -XX:+UseParallelGC -XX:MetaspaceSize=8m"
+    args = ["advise", log, "--flags", flags, "--verify", "--workload", str(spec), "--top", "1"]
+    assert main([*args, "--repetitions", "2", "--db", db, "--runs", runs, "--no-check", "--json"]) == 0
+    out = capsys.readouterr().out
+    advice = json.loads(out[: out.index("\n}\n") + 2])  # the advice, then the follow-up run
+    assert "metaspace-threshold-gc" in [f["id"] for f in advice["inputs"][0]["findings"]]
+    assert "advice verified" in out
+
+
+def test_verify_mistakes(tmp_path, capsys):
+    log = tmp_path / "gc.log"
+    log.write_text(
+        "[0.010s][info][gc] Using G1\n"
+        "[1.000s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 25M->3M(256M) 2.1ms\n"
+    )
+    assert main(["advise", str(log), "--verify"]) == 2
+    assert "--workload SPEC" in capsys.readouterr().err
+    assert main(["advise", str(log), "--workload", "x.toml"]) == 2
+    assert "add --verify" in capsys.readouterr().err
