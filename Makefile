@@ -87,6 +87,7 @@ demo: setup jdks
 
 bench: setup
 	$(BIN)/python bench/gclog_parse.py
+	$(BIN)/python bench/advise.py
 	$(BIN)/python bench/load_driver.py
 
 clean:

@@ -4,6 +4,7 @@ critical finding; findings never claim what the input cannot show."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 from corpus import GCLOGS
 
-from jvmlab.advise import Severity, advise_log
+from jvmlab.advise import Advice, ProcessSamples, Severity, advise, advise_log, facts_of_log
 from jvmlab.advise import thresholds as t
 from jvmlab.advise.rules import RULES
 
@@ -22,8 +23,12 @@ HEALTHY_CORPUS = tomllib.loads((HERE / "healthy_corpus.toml").read_text())["logs
 DOCS = HERE.parents[1] / "docs" / "advise.md"
 
 
-def advice_of(case: dict) -> object:
-    return advise_log(LOGS / case["log"], flags=case["flags"], jdk_major=case["jdk"])
+def advice_of(case: dict) -> Advice:
+    """The advice on a case's log with its flags, and the JVM's own output where the case kept it."""
+    facts = facts_of_log(LOGS / case["log"], flags=case["flags"], jdk_major=case["jdk"])
+    if "jvm_output" in case:
+        facts = dataclasses.replace(facts, jvm_output=(LOGS / case["jvm_output"]).read_text())
+    return advise(facts)
 
 
 @pytest.mark.parametrize("name", sorted(n for n, c in MANIFEST.items() if c["expect"]))
@@ -140,3 +145,35 @@ def test_flags_the_jdk_refuses_ignores_or_deprecates():
     on_11 = {f.id: f for f in advise_log(LOGS / case["log"], flags=flags, jdk_major=11).findings}
     assert on_11["flag-refused"].recommendation.remove_flags == ["-XX:+UseG1Gc"]
     assert "flag-ignored" not in on_11
+
+
+def test_a_throughput_collector_under_a_latency_load():
+    # The Parallel log of a healthy run: a note on its own; a warning when the run served a latency load
+    # (an experiment with load levels says so), with G1 in place of Parallel.
+    case = MANIFEST["healthy-parallel-jdk21"]
+    facts = facts_of_log(LOGS / case["log"], flags=case["flags"], jdk_major=21)
+    assert "throughput-collector-latency" not in advise(facts).ids()  # pauses well under 100 ms
+    old_gen = MANIFEST["old-gen-full-parallel-jdk17"]
+    facts = facts_of_log(LOGS / old_gen["log"], flags=old_gen["flags"], jdk_major=17)
+    quiet = next(f for f in advise(facts).findings if f.id == "throughput-collector-latency")
+    assert quiet.severity is Severity.INFO
+    loud = next(
+        f
+        for f in advise(dataclasses.replace(facts, workload_kind="latency")).findings
+        if f.id == "throughput-collector-latency"
+    )
+    assert loud.severity is Severity.WARNING
+    assert loud.recommendation.add_flags == ["-XX:+UseG1GC"]
+    assert loud.recommendation.remove_flags == ["-XX:+UseParallelGC"]
+
+
+def test_swap_in_the_process_samples():
+    # Swap cannot be provoked on this machine (no swap configured): a real log with the process samples an
+    # experiment takes, as /proc reports them.
+    case = MANIFEST["healthy-g1-jdk17"]
+    facts = facts_of_log(LOGS / case["log"], flags=case["flags"], jdk_major=17)
+    swapped = dataclasses.replace(facts, process=ProcessSamples(swap_bytes=(0, 48 << 20, 96 << 20)))
+    finding = next(f for f in advise(swapped).findings if f.id == "swap-used")
+    assert finding.severity is Severity.WARNING and finding.evidence.figures["swap_peak_bytes"] == 96 << 20
+    none = dataclasses.replace(facts, process=ProcessSamples(swap_bytes=(0, 0)))
+    assert "swap-used" not in advise(none).ids()
