@@ -13,11 +13,12 @@ KNOWN_MAJORS = tuple(range(8, 26))
 
 
 def jdk_major(spec: str, installed: Sequence[Jdk] | None = None) -> int:
-    """`17` -> 17, `1.8` -> 8, an installed JDK's name -> its major; anything else is a usage error."""
+    """`17`, `jdk17`, `1.8` -> the major; an installed JDK's name -> its major; else a usage error."""
+    from jvmlab.jdk.lint import parse_major
+
     text = spec.strip()
-    number = text[2:] if text.startswith("1.") else text
-    if number.isdigit():
-        major = int(number)
+    major = parse_major(text)
+    if major is not None:
         if major not in KNOWN_MAJORS:
             raise UsageError(
                 f"--jdk {spec}: jvmlab knows JDK {KNOWN_MAJORS[0]} to {KNOWN_MAJORS[-1]}; give one of those"
