@@ -46,7 +46,10 @@ def facts_of_log(
     """Loads one GC log (a file, a zip, a folder or a rotated set) and gathers its facts."""
     from jvmlab.metrics import load_summarized
 
-    log, summary = load_summarized(path, strict=strict, label=label)
+    def import_rules() -> None:
+        import jvmlab.advise.rules  # noqa: F401  (polars and the rules load while the log is parsed)
+
+    log, summary = load_summarized(path, strict=strict, label=label, meanwhile=import_rules)
     return facts_from_log(log, summary, flags=flags, jdk_major=jdk_major)
 
 

@@ -7,8 +7,6 @@ from pydantic import BaseModel, ConfigDict
 
 from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Finding, NotChecked, sort_key
-from jvmlab.advise.rules import RULES
-from jvmlab.advise.rules.base import NO_LOG
 
 ADVICE_FORMAT_VERSION = 1
 
@@ -35,6 +33,9 @@ class Advice(BaseModel):
 
 def advise(facts: Facts, *, only: set[str] | None = None) -> Advice:
     """Every rule (or those of `only`) over the facts."""
+    from jvmlab.advise.rules import RULES  # polars: imported while a log is being parsed (gclog.log)
+    from jvmlab.advise.rules.base import NO_LOG
+
     findings: list[Finding] = []
     skipped: list[NotChecked] = []
     rules = [r for r in RULES if only is None or r.id in only]

@@ -66,6 +66,9 @@ class Facts:
     header: Mapping[str, str] = field(default_factory=dict)
     workload_kind: str | None = None  # "latency" (an open-model load at fixed rates) or "throughput"
     jvm_output: str | None = None  # what the JVM printed on stdout/stderr (experiments), for its warnings
+    _rows: dict[tuple[tuple[str, str], ...], pl.DataFrame] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )  # rows(...) already filtered: several rules ask for the same (the pauses of a 1 M-row table)
 
     @property
     def has_log(self) -> bool:
@@ -129,13 +132,21 @@ class Facts:
         return self.log_summary.window.duration_s if self.log_summary else None
 
     def rows(self, **where: str) -> pl.DataFrame:
-        """Rows whose columns equal the given values, e.g. rows(category="pause", kind="full")."""
+        """Rows whose columns equal the given values, e.g. rows(category="pause", kind="full"); a
+        category's rows are filtered once and the narrower selections taken from them."""
         import polars as pl
 
-        expr = pl.lit(True)
-        for column, value in where.items():
-            expr = expr & (pl.col(column) == value)
-        return self.events.filter(expr)
+        key = tuple(sorted(where.items()))
+        if key not in self._rows:
+            base = self.events
+            rest = dict(where)
+            if "category" in where and len(where) > 1:
+                base = self.rows(category=rest.pop("category"))
+            expr = pl.lit(True)
+            for column, value in rest.items():
+                expr = expr & (pl.col(column) == value)
+            self._rows[key] = base.filter(expr)
+        return self._rows[key]
 
 
 def jdk_major_of(version: str | None) -> int | None:

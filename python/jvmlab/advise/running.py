@@ -3,6 +3,7 @@ writes if any, this machine, and the process's memory right now. Nothing about t
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 from jvmlab import host
@@ -49,7 +50,7 @@ def facts_of_running(jvm: RunningJvm, *, strict: bool = False) -> Facts:
 
         log, summary = load_summarized(jvm.gc_log, strict=strict)
         base = facts_from_log(log, summary, flags=list(jvm.jvm_args), jdk_major=jvm.major)
-        return Facts(**{**base.__dict__, **common, "name": f"{name}, {jvm.gc_log}"})
+        return dataclasses.replace(base, **common, name=f"{name}, {jvm.gc_log}")  # type: ignore[arg-type]
     collector = ergonomics_of(jvm.flags_final, jvm.major).collector if jvm.flags_final else None
     return Facts(
         name=name,

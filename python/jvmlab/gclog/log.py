@@ -77,16 +77,29 @@ T = TypeVar("T")
 
 
 def parse_with(
-    sources: list[Source], also: Callable[[dict[str, Any]], T], *, strict: bool = False, label: str = ""
+    sources: list[Source],
+    also: Callable[[dict[str, Any]], T],
+    *,
+    strict: bool = False,
+    label: str = "",
+    meanwhile: Callable[[], object] | None = None,
 ) -> tuple[GcLog, T]:
     """Parses one log into a GcLog, and calls `also` on the native result (its columns in the native
-    encoding) before they become the event table: a second reader of the same parse (the summary)."""
-    raw = _native_run(sources, _native.parse_logs)
+    encoding) before they become the event table: a second reader of the same parse (the summary).
+    `meanwhile` runs while the parse does (imports of what reads the table next)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as parser:  # the native parse releases the GIL: polars loads meanwhile
+        parsing = parser.submit(_native_run, sources, _native.parse_logs)
+        from jvmlab.gclog.frame import to_frame  # polars: only for the event table
+
+        if meanwhile is not None:
+            meanwhile()
+        raw = parsing.result()
     diag, fmt = raw["diagnostics"], raw["format"]
     name = _log_name(sources)
     _check(name, len(raw["columns"]["uptime_s"]), diag, fmt, strict=strict)
     extra = also(raw)
-    from jvmlab.gclog.frame import to_frame  # polars: only for the event table
 
     return GcLog(tuple(sources), to_frame(raw), diag, fmt, label=label or name), extra
 

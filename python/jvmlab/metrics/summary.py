@@ -7,7 +7,7 @@ or over the event table of a loaded log (`summarize`). Both give the same figure
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -172,10 +172,15 @@ def summarize(log: GcLog, *, window: Window | None = None) -> GcSummary:
 
 
 def load_summarized(
-    path_or_paths: str | Path | Iterable[str | Path], *, strict: bool = False, label: str = ""
+    path_or_paths: str | Path | Iterable[str | Path],
+    *,
+    strict: bool = False,
+    label: str = "",
+    meanwhile: Callable[[], object] | None = None,
 ) -> tuple[GcLog, GcSummary]:
     """One GC log's event table and its summary from a single parse: the summary reads the parser's
-    columns before they become the table (what `jvmlab advise` and reports need both of)."""
+    columns before they become the table (what `jvmlab advise` and reports need both of). `meanwhile`
+    runs while the native parse does (it releases the GIL)."""
     from jvmlab.gclog import one_log
     from jvmlab.gclog.log import parse_with
 
@@ -185,7 +190,9 @@ def load_summarized(
         categories = {name: raw["categories"][name] for name in CODE_COLUMNS}
         return _native.summarize_table(columns, categories, None)
 
-    log, native = parse_with(one_log(path_or_paths), native_summary, strict=strict, label=label)
+    log, native = parse_with(
+        one_log(path_or_paths), native_summary, strict=strict, label=label, meanwhile=meanwhile
+    )
     return log, summary_of(native, name=log.name, fmt=log.format, diagnostics=log.diagnostics)
 
 

@@ -5,6 +5,7 @@ A finding is kept when it fires in at least half of the variant's trials (noted 
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -60,15 +61,13 @@ def trial_facts(store: Store, exp: ExperimentRow, trial: TrialRow) -> Facts | No
     )
     swap = [int(v) for _, v in store.series(trial.id, "swap_bytes")]
     rss = [int(v) for _, v in store.series(trial.id, "rss_bytes")]
-    return Facts(
-        **{
-            **base.__dict__,
-            "name": f"{trial.variant} (trial {trial.key})",
-            "flags_final": checks.get("flags_final") or None,
-            "process": ProcessSamples(tuple(swap), tuple(rss)) if swap or rss else None,
-            "workload_kind": "latency" if exp.spec.get("load") else "throughput",
-            "jvm_output": jvm_output(artifacts),
-        }
+    return dataclasses.replace(
+        base,
+        name=f"{trial.variant} (trial {trial.key})",
+        flags_final=checks.get("flags_final") or None,
+        process=ProcessSamples(tuple(swap), tuple(rss)) if swap or rss else None,
+        workload_kind="latency" if exp.spec.get("load") else "throughput",
+        jvm_output=jvm_output(artifacts),
     )
 
 
