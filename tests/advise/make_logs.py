@@ -2,7 +2,8 @@
 programs of programs/ on one installed JDK with flags that provoke one JVM problem (or, for the healthy
 cases, none), and keeps its GC log in logs/<case>.log (gzipped when large) with an entry in
 logs/MANIFEST.toml: JDK, collector, program and arguments, flags, the rule ids that must fire, and a line
-saying what the log shows, with counts taken from the log itself.
+saying what the log shows, with counts taken from the log itself. Cases whose evidence is the JVM's own
+output (warnings on stdout/stderr, not in the GC log) keep it too, in logs/<case>.out (`jvm_output`).
 
     .venv/bin/python tests/advise/make_logs.py              # every case (a few minutes on 2 cores)
     .venv/bin/python tests/advise/make_logs.py CASE ...     # only these; the others keep their logs
@@ -18,6 +19,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -38,6 +40,7 @@ LOGS = HERE / "logs"
 MANIFEST = LOGS / "MANIFEST.toml"
 JAVAC = Path(os.environ.get("JAVAC", "/usr/lib/jvm/java-17-openjdk-amd64/bin/javac"))
 GZIP_ABOVE_BYTES = 200_000
+OUTPUT_WHOLE_BELOW_BYTES = 4096
 DECORATORS = "uptime,level,tags"
 FORMAT_VERSION = 1
 
@@ -50,10 +53,11 @@ def java_of(major: int) -> Path:
 class Evidence:
     """What a finished log shows, for the `why` line: counts over its event table and its raw text."""
 
-    def __init__(self, events: pl.DataFrame, text: str, seconds: float) -> None:
+    def __init__(self, events: pl.DataFrame, text: str, seconds: float, output: str = "") -> None:
         self.events = events
         self.text = text
         self.seconds = seconds
+        self.output = output  # what the JVM printed on stdout and stderr
 
     def count(self, **where: str) -> int:
         """Rows whose columns equal the values given; `phase_contains` matches part of the phase."""
@@ -67,6 +71,9 @@ class Evidence:
 
     def lines(self, needle: str) -> int:
         return sum(needle in line for line in self.text.splitlines())
+
+    def output_lines(self, needle: str) -> int:
+        return sum(needle in line for line in self.output.splitlines())
 
     def pauses(self) -> pl.DataFrame:
         return self.events.filter(pl.col("category") == "pause")
@@ -108,6 +115,8 @@ class Case:
     healthy: bool = False
     tags: str = "gc*,safepoint"
     timeout_s: float = 40.0
+    ends_in_oom: bool = False  # the run is meant to end in OutOfMemoryError (the log up to it is kept)
+    keep_output: bool = False  # keep the JVM's stdout and stderr in logs/<case>.out: the rule reads it
 
     @property
     def program(self) -> str:
@@ -262,6 +271,102 @@ def _serial_by_ergonomics(e: Evidence) -> str:
     )
 
 
+def _init(e: Evidence, key: str) -> str:
+    """The value of a line of the JVM's gc,init report (`CPUs: 2 total, 2 available`), "?" when absent."""
+    m = re.search(rf"\[gc,init *\] {re.escape(key)}: (.*)", e.text)
+    return m.group(1).strip() if m else "?"
+
+
+LAST_DITCH_CAUSES = ("Metadata GC Clear Soft References", "Last ditch collection")
+
+
+def _last_ditch(e: Evidence) -> str:
+    last = sum(e.count(category="pause", cause=cause) for cause in LAST_DITCH_CAUSES)
+    threshold = e.count(category="pause", cause="Metadata GC Threshold")
+    full = e.count(category="pause", kind="full", cause="Metadata GC Threshold")
+    peak = int(e.events.get_column("metaspace_before_bytes").max() or 0)
+    oom = e.output_lines("OutOfMemoryError: Metaspace")
+    return (
+        f"{last} Pause Full (Metadata GC Clear Soft References) after {threshold} collections for Metadata "
+        f"GC Threshold ({full} full), metaspace at {peak >> 10}K of a 24 MB MaxMetaspaceSize, "
+        f"{oom}x OutOfMemoryError: Metaspace, in {e.seconds:.1f} s"
+    )
+
+
+def _gclocker(e: Evidence) -> str:
+    locker = e.count(category="pause", cause="GCLocker Initiated GC")
+    return (
+        f"{locker} of {e.count(category='pause')} pauses for GCLocker Initiated GC (2 threads in Adler32 "
+        f"over 16 MB arrays, JNI critical regions) in {e.seconds:.1f} s"
+    )
+
+
+def _resizing(e: Evidence) -> str:
+    caps = e.pauses().get_column("heap_capacity_bytes").drop_nulls()
+    steps = caps.diff().drop_nulls()
+    return (
+        f"the heap's capacity changed at {int((steps != 0).sum())} of {caps.len()} pauses "
+        f"({int((steps > 0).sum())} up, {int((steps < 0).sum())} down), between {int(caps.min() or 0) >> 20} "
+        f"and {int(caps.max() or 0) >> 20} MB of a 512 MB maximum, in {e.seconds:.1f} s"
+    )
+
+
+PAUSE_GOAL_MS = 5
+
+
+def _pause_target(e: Evidence) -> str:
+    rows = e.pauses().filter(pl.col("kind").is_in(["young", "mixed"]))
+    over = rows.filter(pl.col("pause_ms") > PAUSE_GOAL_MS).height
+    return (
+        f"{over} of {rows.height} young/mixed pauses ({over / max(rows.height, 1):.0%}) over the "
+        f"{PAUSE_GOAL_MS} ms goal, the longest {e.max_pause_ms():.1f} ms, in {e.seconds:.1f} s"
+    )
+
+
+def _non_gc_safepoints(e: Evidence) -> str:
+    dumps = e.events.filter((pl.col("category") == "safepoint") & (pl.col("phase") == "ThreadDump"))
+    stopped_ms = float(dumps.get_column("duration_ms").sum())
+    gc_ms = float(e.pauses().get_column("pause_ms").sum())
+    return (
+        f"{dumps.height} ThreadDump safepoints stopped the JVM for {stopped_ms:.0f} ms "
+        f"({stopped_ms / 10 / e.seconds:.1f} % of {e.seconds:.1f} s), against {gc_ms:.0f} ms of GC pauses"
+    )
+
+
+def _gc_threads(e: Evidence) -> str:
+    return (
+        f"Parallel Workers: {_init(e, 'Parallel Workers')} on CPUs: {_init(e, 'CPUs')}; "
+        f"{e.count(category='pause')} pauses in {e.seconds:.1f} s"
+    )
+
+
+def _heap_exceeds(e: Evidence) -> str:
+    return (
+        f"Heap Max Capacity: {_init(e, 'Heap Max Capacity')} on Memory: {_init(e, 'Memory')}; "
+        f"{e.count(category='pause')} pauses in {e.seconds:.1f} s"
+    )
+
+
+def _thp(e: Evidence) -> str:
+    return (
+        f"Heap Max Capacity: {_init(e, 'Heap Max Capacity')} with Large Page Support: "
+        f"{_init(e, 'Large Page Support')}; {e.count(category='pause')} pauses in {e.seconds:.1f} s"
+    )
+
+
+def _code_cache(e: Evidence) -> str:
+    first = re.search(r"\[([\d.]+)s\]\[warning\]\[codecache *\] CodeCache is full", e.output)
+    size = re.search(r"CodeCache: size=(\d+Kb) used=(\d+Kb)", e.output)
+    blobs = re.search(r"nmethods=(\d+)", e.output)
+    return (
+        f"{e.output_lines('CodeCache is full. Compiler has been disabled.')} lines 'CodeCache is full. "
+        f"Compiler has been disabled.' in the JVM's output, first at {first.group(1) if first else '?'} s "
+        f"(code cache size={size.group(1) if size else '?'} used={size.group(2) if size else '?'}, "
+        f"{blobs.group(1) if blobs else '?'} nmethods); {e.count(category='pause')} GC pauses in "
+        f"{e.seconds:.1f} s"
+    )
+
+
 # The evacuation-failure workload: a 190 MB live set of objects that live for 190 MB of allocation, at 1 GB/s,
 # in a 256 MB heap: most of every young collection survives, and the heap has no room to copy it.
 EVACUATION = "Churn seconds=3 live_mb=190 keep=1 rate_mbps=1000"
@@ -269,6 +374,10 @@ ZGC_STALL = "Churn seconds=3 live_mb=70 threads=2 keep=1 rate_mbps=1500"
 SHENANDOAH = "Churn seconds=3 live_mb=100 threads=2 keep=1"
 TTSP = "CountedLoop seconds=5 iters=200000000 rate_mbps=50"
 G1_EVAC_RULES = ("g1-evacuation-failure", "g1-full-gc")
+# The healthy workload, shorter: for the cases whose problem is the configuration, not the load.
+LIGHT_RUN = "Churn seconds=4 live_mb=30 prefill=1 keep=32 rate_mbps=40"
+# A monitoring agent's thread dumps: 100 threads 50 frames deep, a dump every 100 ms.
+THREAD_DUMPS = "ThreadDumps seconds=5 threads=100 depth=50 interval_ms=100 live_mb=50 rate_mbps=50"
 PROBLEMS = [
     Case("metaspace-parallel-jdk21", 21, "Parallel", "ClassLoading seconds=4 per_s=300 keep=100",
          "-XX:+UseParallelGC -Xmx256m", _metaspace, expect=("metaspace-threshold-gc",)),
@@ -326,6 +435,29 @@ PROBLEMS = [
          "-XX:+UseSerialGC -Xms2g -Xmx2g", _long_pause, expect=("long-gc-pause",), timeout_s=60),
     Case("serial-ergonomics-jdk17", 17, "Serial", "Churn seconds=4 live_mb=30 prefill=1 keep=32 rate_mbps=40",
          "-XX:ActiveProcessorCount=1 -Xmx512m", _serial_by_ergonomics, expect=("serial-by-ergonomics",)),
+    # A class loader leak (every loader kept) under a 24 MB metaspace: it ends in OutOfMemoryError: Metaspace.
+    Case("last-ditch-g1-jdk17", 17, "G1", "ClassLoading seconds=20 per_s=100 keep=0",
+         "-XX:+UseG1GC -Xmx256m -XX:MaxMetaspaceSize=24m", _last_ditch, expect=("last-ditch-collection",),
+         ends_in_oom=True),
+    Case("gclocker-parallel-jdk21", 21, "Parallel", "Critical seconds=4 op=adler critical=2 array_mb=16 "
+         "threads=2 rate_mbps=200", "-XX:+UseParallelGC -Xmx256m", _gclocker, expect=("gclocker-gc",)),
+    Case("heap-resizing-parallel-jdk17", 17, "Parallel", "Waves seconds=6 period=2 live_mb=200 rate_mbps=200",
+         "-XX:+UseParallelGC -Xms8m -Xmx512m", _resizing, expect=("heap-resizing",)),
+    Case("pause-target-missed-g1-jdk17", 17, "G1", "Churn seconds=5 live_mb=100 keep=4 rate_mbps=200",
+         f"-XX:+UseG1GC -Xmx512m -XX:MaxGCPauseMillis={PAUSE_GOAL_MS}", _pause_target,
+         expect=("pause-target-missed",)),
+    Case("non-gc-safepoints-g1-jdk17", 17, "G1", THREAD_DUMPS, "-XX:+UseG1GC -Xmx256m", _non_gc_safepoints,
+         expect=("non-gc-safepoints",)),
+    Case("gc-threads-g1-jdk17", 17, "G1", LIGHT_RUN,
+         "-XX:+UseG1GC -Xmx512m -XX:ParallelGCThreads=8", _gc_threads, expect=("gc-threads-exceed-cpus",)),
+    Case("heap-exceeds-memory-g1-jdk17", 17, "G1", LIGHT_RUN,
+         "-XX:+UseG1GC -Xmx40g", _heap_exceeds, expect=("heap-exceeds-memory",)),
+    Case("thp-not-used-g1-jdk17", 17, "G1", LIGHT_RUN,
+         "-XX:+UseG1GC -Xms256m -Xmx6g", _thp, expect=("thp-not-used",)),
+    # 3 MB is about the least the JVM takes (InitialCodeCacheSize is 2496K); no flushing of cold code.
+    Case("code-cache-full-g1-jdk17", 17, "G1", "HotMethods seconds=20 idle=2 garbage_kb=512",
+         "-XX:+UseG1GC -Xmx64m -XX:ReservedCodeCacheSize=3m -XX:-UseCodeCacheFlushing", _code_cache,
+         expect=("code-cache-full",), keep_output=True),
 ]  # fmt: skip
 
 CASES: list[Case] = [*PROBLEMS, *HEALTHY]
@@ -375,6 +507,19 @@ def keep_log(case: Case, raw: Path) -> Path:
     return packed
 
 
+OUTPUT_LINES_KEPT = re.compile(r"warning|error|exception|CodeCache|CodeHeap|compilation|full_count", re.I)
+
+
+def keep_output(case: Case, output: str) -> Path:
+    """The JVM's stdout and stderr in logs/<case>.out: whole when short, else the lines of warnings and
+    errors and the code cache report around them (the JVM's own lines, not rewritten)."""
+    path = LOGS / f"{case.name}.out"
+    if len(output.encode()) >= OUTPUT_WHOLE_BELOW_BYTES:
+        output = "".join(line for line in output.splitlines(keepends=True) if OUTPUT_LINES_KEPT.search(line))
+    path.write_text(output)
+    return path
+
+
 def run_case(case: Case, classes: Path, work: Path) -> dict[str, object]:
     from jvmlab import gclog
 
@@ -384,18 +529,22 @@ def run_case(case: Case, classes: Path, work: Path) -> dict[str, object]:
     argv = [java, *case.jvm_flags, case.xlog(str(raw)), "-cp", str(classes), case.program, *case.args]
     started = time.monotonic()
     code, output = run_jvm(argv, case.timeout_s)
-    if code != 0 or not raw.exists() or "OutOfMemoryError" in output:
+    oom = "OutOfMemoryError" in output
+    ended_as_meant = code == 0 and not oom if not case.ends_in_oom else code > 0 and oom
+    if not ended_as_meant or not raw.exists():
         raise RuntimeError(f"{case.name}: exit {code}\n{' '.join(argv)}\n{output[-2000:]}")
     kept = keep_log(case, raw)
     log = gclog.load(kept)
     seconds = float(log.format.get("time_covered_s") or time.monotonic() - started)
-    why = case.why(Evidence(log.events, raw.read_text(errors="replace"), seconds))
+    why = case.why(Evidence(log.events, raw.read_text(errors="replace"), seconds, output))
     unknown = log.diagnostics["lines_unknown_gc"]
     if unknown:
         samples = log.diagnostics["unknown_samples"]
         print(f"  {case.name}: {unknown} GC lines jvmlab did not understand: {samples}")
-    return {
-        "log": kept.name,
+    entry: dict[str, object] = {"log": kept.name}
+    if case.keep_output:
+        entry["jvm_output"] = keep_output(case, output).name
+    return entry | {
         "jdk": case.jdk,
         "jdk_version": log.format.get("jdk_version") or "",
         "collector": case.collector,

@@ -1,6 +1,7 @@
 """The real GC logs of tests/advise/logs (made by make_logs.py) show what their MANIFEST.toml says: every log
 parses without a GC line jvmlab does not understand, comes from the JDK and collector named, and holds the
-evidence that each rule id of its `expect` needs; a `healthy` log holds none of it. No JVM runs here."""
+evidence that each rule id of its `expect` needs (in the GC log, or in the JVM's own output where the case
+kept it: `jvm_output`); a `healthy` log holds none of it. No JVM runs here."""
 
 from __future__ import annotations
 
@@ -24,6 +25,15 @@ MANIFEST = tomllib.loads((LOGS / "MANIFEST.toml").read_text())
 CASES: dict[str, dict[str, Any]] = MANIFEST["cases"]
 HEALTHY = [name for name, case in CASES.items() if case["healthy"]]
 MIB = 1 << 20
+SIZE = re.compile(r"(\d+)([kKmMgG]?)")
+UNITS = {"": 0, "k": 10, "m": 20, "g": 30}
+
+
+def size_bytes(text: str) -> int:
+    """`24m`, `24105M`, `40G`, `512` (bytes) as bytes."""
+    m = SIZE.fullmatch(text.strip())
+    assert m, text
+    return int(m.group(1)) << UNITS[m.group(2).lower()]
 
 
 @dataclass(frozen=True)
@@ -56,6 +66,27 @@ class Log:
             if m := re.fullmatch(r"-Xmx(\d+)([mg])", flag):
                 return int(m.group(1)) << (20 if m.group(2) == "m" else 30)
         return int(self.log.format["header"]["Heap Max Capacity"].removesuffix("M")) * MIB
+
+    def flag(self, name: str) -> str | None:
+        """The value of -XX:name=value, -Xms8m (name "Xms") or -XX:+name ("true") of the flags, the last."""
+        value = None
+        for flag in self.case["flags"]:
+            if m := re.fullmatch(rf"-XX:{name}=(.+)|-{name}(\d+[kmg]?)", flag):
+                value = m.group(1) or m.group(2)
+            elif flag in (f"-XX:+{name}", f"-XX:-{name}"):
+                value = "true" if flag[4] == "+" else "false"
+        return value
+
+    @property
+    def header(self) -> dict[str, str]:
+        """The JVM's gc,init report (JDK 17+): `CPUs`, `Memory`, `Heap Max Capacity`, ..."""
+        return self.log.format["header"]
+
+    @property
+    def jvm_output(self) -> str:
+        """What the JVM printed, where the case kept it."""
+        assert "jvm_output" in self.case, "the case kept no JVM output"
+        return (LOGS / self.case["jvm_output"]).read_text()
 
 
 @cache
@@ -225,9 +256,103 @@ def _serial_by_ergonomics(lg: Log) -> None:
     assert not [flag for flag in lg.case["flags"] if re.fullmatch(r"-XX:\+Use\w+GC", flag)]
 
 
+@evidence("last-ditch-collection")
+def _last_ditch(lg: Log) -> None:
+    causes = ["Metadata GC Clear Soft References", "Last ditch collection"]
+    rows = lg.pauses().filter(pl.col("cause").cast(pl.String).is_in(causes))
+    assert rows.height >= 1
+    assert set(rows.get_column("kind").cast(pl.String)) == {"full"}
+    assert re.search(
+        r"\] GC\(\d+\) Pause Full \((Metadata GC Clear Soft References|Last ditch collection)\) ", lg.text
+    )
+    # Metaspace had filled its limit: the collections for it found it nearly full.
+    limit = lg.flag("MaxMetaspaceSize")
+    assert limit is not None
+    assert lg.events.get_column("metaspace_before_bytes").max() >= 0.8 * size_bytes(limit)
+    assert lg.pauses(cause="Metadata GC Threshold").height >= 2
+
+
+@evidence("gclocker-gc")
+def _gclocker(lg: Log) -> None:
+    assert lg.pauses(cause="GCLocker Initiated GC").height >= 2
+    # Parallel and Serial: `Pause Young (GCLocker Initiated GC)`; G1: `Pause Young (Normal) (GCLocker ...)`.
+    pause = r"\] GC\(\d+\) Pause Young (\(Normal\) )?\(GCLocker Initiated GC\) \d+M->"
+    assert len(re.findall(pause, lg.text)) >= 2
+
+
+@evidence("heap-resizing")
+def _heap_resizing(lg: Log) -> None:
+    initial = lg.flag("Xms")
+    assert initial is None or size_bytes(initial) < lg.max_heap_bytes()  # not a fixed heap
+    steps = lg.pauses().get_column("heap_capacity_bytes").drop_nulls().diff().drop_nulls()
+    assert (steps != 0).sum() >= 10
+    assert (steps > 0).sum() >= 1 and (steps < 0).sum() >= 1  # it grew and shrank
+
+
+@evidence("pause-target-missed")
+def _pause_target(lg: Log) -> None:
+    assert lg.case["collector"] == "G1"
+    goal = float(lg.flag("MaxGCPauseMillis") or 200)  # G1's default goal
+    rows = lg.pauses().filter(pl.col("kind").is_in(["young", "mixed"]))
+    assert rows.height >= 20
+    assert rows.filter(pl.col("pause_ms") > goal).height > 0.05 * rows.height
+
+
+# VM operations of the collectors, as -Xlog:safepoint names them.
+GC_OPERATION = r"^(G1|Parallel|GenCollect|CMS|Z[A-Z]|Shenandoah|CollectFor|GC_|Epsilon)"
+
+
+@evidence("non-gc-safepoints")
+def _non_gc_safepoints(lg: Log) -> None:
+    rows = lg.events.filter((pl.col("category") == "safepoint") & pl.col("phase").is_not_null())
+    other = rows.filter(~pl.col("phase").cast(pl.String).str.contains(GC_OPERATION))
+    assert other.height >= 10
+    assert other.get_column("duration_ms").sum() / 1000 / lg.seconds >= 0.01
+    # The JVM's own lines: `Safepoint "ThreadDump", Time since last: ...`.
+    ops = re.findall(r"\[safepoint *\] Safepoint \"(\w+)\", ", lg.text)
+    assert len([op for op in ops if not re.match(GC_OPERATION, op)]) >= 10
+
+
+@evidence("gc-threads-exceed-cpus")
+def _gc_threads(lg: Log) -> None:
+    workers = lg.flag("ParallelGCThreads")
+    assert workers is not None
+    cpus = re.fullmatch(r"(\d+) total, (\d+) available", lg.header.get("CPUs", ""))
+    assert cpus and int(workers) > int(cpus.group(2))
+    assert lg.header.get("Parallel Workers") == workers  # the JVM took them
+
+
+@evidence("heap-exceeds-memory")
+def _heap_exceeds(lg: Log) -> None:
+    memory = size_bytes(lg.header.get("Memory", ""))
+    assert lg.max_heap_bytes() >= 0.9 * memory
+    assert size_bytes(lg.header.get("Heap Max Capacity", "")) == lg.max_heap_bytes()  # the JVM reserved it
+
+
+@evidence("thp-not-used")
+def _thp(lg: Log) -> None:
+    assert lg.max_heap_bytes() >= 4 << 30
+    assert lg.header.get("Large Page Support") == "Disabled"
+    assert lg.flag("UseTransparentHugePages") != "true" and lg.flag("UseLargePages") != "true"
+
+
+@evidence("code-cache-full")
+def _code_cache_full(lg: Log) -> None:
+    out = lg.jvm_output
+    assert re.search(r"CodeCache is full\. Compiler has been disabled\.|CodeHeap '[\w -]+' is full", out)
+    # The JVM's report of the code cache as it filled: the size given, nearly all of it used.
+    reserved = lg.flag("ReservedCodeCacheSize")
+    report = re.search(r"CodeCache: size=(\d+)Kb used=(\d+)Kb", out)
+    assert reserved is not None and report
+    assert int(report.group(1)) << 10 == size_bytes(reserved)
+    assert int(report.group(2)) >= 0.9 * int(report.group(1))
+    assert lg.flag("UseCodeCacheFlushing") == "false"
+
+
 def test_manifest_lists_every_log() -> None:
     on_disk = {p.name for p in LOGS.iterdir() if p.name != "MANIFEST.toml"}
-    assert on_disk == {case["log"] for case in CASES.values()}
+    outputs = {case["jvm_output"] for case in CASES.values() if "jvm_output" in case}
+    assert on_disk == {case["log"] for case in CASES.values()} | outputs
     assert MANIFEST["format_version"] == 1
 
 
@@ -238,6 +363,7 @@ def test_case_is_well_formed(name: str) -> None:
     assert all(flag.startswith("-") for flag in case["flags"])
     assert set(case["expect"]) <= set(EVIDENCE), "add the evidence check of a new rule id"
     assert case["healthy"] == (not case["expect"])
+    assert case.get("jvm_output", f"{name}.out") == f"{name}.out"
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -177,3 +177,15 @@ def test_swap_in_the_process_samples():
     assert finding.severity is Severity.WARNING and finding.evidence.figures["swap_peak_bytes"] == 96 << 20
     none = dataclasses.replace(facts, process=ProcessSamples(swap_bytes=(0, 0)))
     assert "swap-used" not in advise(none).ids()
+
+
+def test_a_heap_left_to_the_jvms_default():
+    case = MANIFEST["healthy-g1-jdk17"]
+    no_size = [f for f in case["flags"] if not f.startswith(("-Xmx", "-Xms"))]
+    finding = next(
+        f
+        for f in advise_log(LOGS / case["log"], flags=no_size, jdk_major=17).findings
+        if f.id == "heap-size-default"
+    )
+    assert finding.severity is Severity.INFO and finding.evidence.figures["memory_bytes"] > 0
+    assert "heap-size-default" not in advise_log(LOGS / case["log"], flags=case["flags"], jdk_major=17).ids()

@@ -1,7 +1,8 @@
 // Grows Metaspace by defining classes, each in a class loader of its own: the class bytes are generated here
 // (a class `Gen` of `methods` static methods of `code` bytes of bytecode each, about methods * (code + 150)
 // bytes of class metadata), and the last `keep` loaders stay reachable (0: all of them, a class loader
-// leak). Dropped loaders are unloaded by the GC. Arguments are key=value:
+// leak). Dropped loaders are unloaded by the GC. A leak under -XX:MaxMetaspaceSize ends in OutOfMemoryError:
+// Metaspace: the program then says so and exits with status 3. Arguments are key=value:
 //   seconds=5     run time
 //   per_s=400     classes defined per second (0: as fast as possible)
 //   methods=50    methods per class
@@ -35,7 +36,15 @@ public class ClassLoading {
         long end = start + (long) (seconds * 1e9);
         long defined = 0;
         while (System.nanoTime() < end) {
-            kept.add(new Loader().define(bytes));
+            try {
+                kept.add(new Loader().define(bytes));
+            } catch (OutOfMemoryError e) {
+                int held = kept.size();
+                kept.clear(); // room for what printing needs
+                System.out.println("OutOfMemoryError: " + e.getMessage() + " after " + defined + " classes, "
+                        + held + " kept");
+                System.exit(3);
+            }
             if (keep > 0 && kept.size() > keep) {
                 kept.remove(0);
             }
