@@ -64,10 +64,10 @@ def validate(options: AdviseOptions) -> None:
 
 def is_experiment(options: AdviseOptions) -> bool:
     """One argument that is no file but an experiment's id or name, when there is a store to look in."""
-    from jvmlab.experiment.storage import DEFAULT_DB
-
     if len(options.inputs) != 1 or Path(options.inputs[0]).exists():
         return False
+    from jvmlab.experiment.storage import DEFAULT_DB  # SQLAlchemy: only when there may be a store to read
+
     return options.db is not None or Path(DEFAULT_DB).is_file()
 
 

@@ -16,11 +16,13 @@ OLD_KINDS = ("full", "mixed", "remark", "cleanup")
 def old_collections(f: Facts) -> pl.DataFrame:
     """Collections after which the heap holds about the live set: full ones, or G1's mixed/remark; for ZGC
     and Shenandoah their cycles (heap after)."""
-    rows = f.events.filter(pl.col("heap_after_bytes").is_not_null())
-    old = rows.filter(pl.col("kind").is_in(["full"]))
-    if len(old) < t.MIN_OLD_COLLECTIONS_FOR_OCCUPANCY:
-        old = rows.filter(pl.col("kind").is_in(list(OLD_KINDS) + ["zgc-collection", "zgc-major"]))
-    return old
+    def select() -> pl.DataFrame:
+        kinds = [*OLD_KINDS, "zgc-collection", "zgc-major"]
+        rows = f.events.filter(pl.col("kind").is_in(kinds) & pl.col("heap_after_bytes").is_not_null())
+        full = rows.filter(pl.col("kind") == "full")
+        return full if len(full) >= t.MIN_OLD_COLLECTIONS_FOR_OCCUPANCY else rows
+
+    return f.memo("old-collections", select)
 
 
 @rule("heap-occupancy-high", "The heap stays nearly full after collections that free the old generation")
