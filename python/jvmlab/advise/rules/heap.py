@@ -16,6 +16,7 @@ OLD_KINDS = ("full", "mixed", "remark", "cleanup")
 def old_collections(f: Facts) -> pl.DataFrame:
     """Collections after which the heap holds about the live set: full ones, or G1's mixed/remark; for ZGC
     and Shenandoah their cycles (heap after)."""
+
     def select() -> pl.DataFrame:
         kinds = [*OLD_KINDS, "zgc-collection", "zgc-major"]
         rows = f.events.filter(pl.col("kind").is_in(kinds) & pl.col("heap_after_bytes").is_not_null())
