@@ -1,6 +1,7 @@
 """`jvmlab advise EXPERIMENT --verify` and `jvmlab advise LOG --verify --workload SPEC`: the top
 recommendation runs as a follow-up experiment against the current flags, on real JVMs (GcChurn growing
-metaspace past a small MetaspaceSize: the recommended MetaspaceSize removes the full collections), and the
+metaspace past a small MetaspaceSize, then no more: the recommended MetaspaceSize removes the full
+collections), and the
 verdict is stored with that experiment and shown in its report."""
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ SPEC = """
 name = "verify-test"
 [workload]
 command = ["{java}", "{jvm_opts}", "-cp", "{classes}", "jvmlab.workloads.GcChurn",
-           "--duration-s=3", "--rate-mb-s=60", "--live-mb=16", "--classes-per-s=3000"]
+           "--duration-s=4", "--rate-mb-s=60", "--live-mb=16", "--classes-per-s=3000",
+           "--classes-total=1500"]
 [matrix]
 jdks = ["21"]
 repetitions = 1
@@ -50,7 +52,7 @@ def test_verify_confirms_the_metaspace_recommendation(tmp_path, capsys):
     (result,) = follow_up.environment["verification"]["results"]
     store.close()
     assert result["finding_id"] == "metaspace-threshold-gc" and result["measure"] == "full_gc_count"
-    assert result["verdict"] == "confirmed", result
+    assert result["verdict"] == "confirmed", json.dumps(result, indent=1)
     (target,) = result["target"]
     assert target["percent"] == pytest.approx(-100) and target["significant"]
     assert result["trials"] == 3

@@ -88,3 +88,6 @@ SWAP_USED_BYTES = 1 << 20
 # 17/21/25 [verified, knowledge rule 2]. Recommend the peak seen plus this headroom, rounded up.
 DEFAULT_METASPACE_SIZE_BYTES = 22020096
 METASPACE_HEADROOM = 1.25
+# Without metaspace sizes in the log: 256 MB, the MetaspaceSize servers commonly set (and the one of
+# examples/api-gc-shootout.toml), a size that covers most applications' class metadata.
+METASPACE_UNSIZED = 256 << 20

@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   --humongous=0         fraction of allocated bytes in large (1-4 MB) arrays, humongous under G1
  *   --system-gc-s=0       call System.gc() every N seconds (0: never)
  *   --classes-per-s=0     proxy classes generated per second in fresh class loaders (grows metaspace)
+ *   --classes-total=0     stop generating after this many (0: all run; the last 20,000 stay loaded)
  *   --seed=42             random seed
  * </pre>
  *
@@ -58,7 +59,7 @@ public final class GcChurn {
         this.options = options;
         this.random = new Random(options.seed);
         this.live = new byte[liveSlots(options.liveMb)][];
-        this.classes = new ClassGenerator(options.classesPerS);
+        this.classes = new ClassGenerator(options.classesPerS, options.classesTotal);
     }
 
     private static int liveSlots(long liveMb) {
@@ -176,11 +177,13 @@ public final class GcChurn {
         private static final int MAX_LOADERS = 20000;
         private final Object[] proxies = new Object[MAX_LOADERS];
         private final long classesPerS;
+        private final long total;
         private final AtomicLong count = new AtomicLong();
         private volatile boolean stopped;
 
-        ClassGenerator(long classesPerS) {
+        ClassGenerator(long classesPerS, long total) {
             this.classesPerS = classesPerS;
+            this.total = total;
         }
 
         long count() {
@@ -194,7 +197,7 @@ public final class GcChurn {
         @Override
         public void run() {
             long startNs = System.nanoTime();
-            while (!stopped) {
+            while (!stopped && (total == 0 || count.get() < total)) {
                 long n = count.get();
                 proxies[(int) (n % MAX_LOADERS)] = newProxyInFreshLoader();
                 count.incrementAndGet();
@@ -240,6 +243,7 @@ public final class GcChurn {
         double humongous = 0;
         long systemGcS = 0;
         long classesPerS = 0;
+        long classesTotal = 0;
         long seed = 42;
 
         static Options parse(String[] args) {
@@ -259,6 +263,7 @@ public final class GcChurn {
             o.humongous = Double.parseDouble(take(values, "humongous", "0"));
             o.systemGcS = Long.parseLong(take(values, "system-gc-s", "0"));
             o.classesPerS = Long.parseLong(take(values, "classes-per-s", "0"));
+            o.classesTotal = Long.parseLong(take(values, "classes-total", "0"));
             o.seed = Long.parseLong(take(values, "seed", "42"));
             if (!values.isEmpty()) {
                 throw new IllegalArgumentException("unknown options: " + values.keySet());

@@ -81,9 +81,12 @@ def explicit_gc(f: Facts) -> Outcome:
 
 
 def metaspace_peak(f: Facts) -> int | None:
-    """The most metaspace in use the log shows, before or after a collection."""
-    cols = f.events.select(pl.max_horizontal("metaspace_before_bytes", "metaspace_after_bytes").max())
-    value = cols.item()
+    """The most metaspace the log shows, used before or after a collection, or committed on JDK 17+ (what
+    the high-water mark is compared with; before 17 the log prints the reserved size instead)."""
+    columns = ["metaspace_before_bytes", "metaspace_after_bytes"]
+    if (f.jdk_major or 0) >= 17:
+        columns.append("metaspace_capacity_bytes")
+    value = f.events.select(pl.max_horizontal(*columns).max()).item()
     return int(value) if value is not None else f.summary.heap.metaspace_used_max_bytes
 
 
@@ -95,7 +98,7 @@ def metaspace_threshold(f: Facts) -> Outcome:
     full = rows.filter(pl.col("kind") == "full")
     peak = metaspace_peak(f)
     set_size = f.given("MetaspaceSize")
-    size = max(peak or 0, t.DEFAULT_METASPACE_SIZE_BYTES) * t.METASPACE_HEADROOM
+    size = max(peak, t.DEFAULT_METASPACE_SIZE_BYTES) * t.METASPACE_HEADROOM if peak else t.METASPACE_UNSIZED
     severity = Severity.WARNING if len(full) >= 1 or len(rows) >= t.REPEATED else Severity.INFO
     why = (
         "Metaspace grew past its high-water mark (MetaspaceSize, 21 MB by default) and each time the JVM "
@@ -119,8 +122,14 @@ def metaspace_threshold(f: Facts) -> Outcome:
             pause_total_ms=float(rows.get_column("pause_ms").sum()),
         ),
         add=[f"-XX:MetaspaceSize={size_flag(size)}"],
-        action=f"Set MetaspaceSize above the steady-state metaspace ({mib(peak)} seen). If metaspace keeps "
-        "rising run after run, look for a class loader leak instead (heap dump: class loader instances).",
+        action=(
+            f"Set MetaspaceSize above the steady-state metaspace ({mib(peak)} seen)."
+            if peak
+            else "The log shows no metaspace sizes (log with -Xlog:gc*): the size given is a common "
+            "server setting, not one measured here."
+        )
+        + " If metaspace keeps rising run after run, look for a class loader leak instead (heap dump: class "
+        "loader instances).",
         effect=(
             "full_gc_count" if len(full) else "gc_count",
             "decrease",
