@@ -7,7 +7,7 @@ JAVA_SRC := $(shell find java/src -name '*.java' 2>/dev/null)
 JAVA_OUT := build/java
 STAMP := build/.stamps
 
-.PHONY: setup native java jdks jmc postgres chromium test test-native test-python lint demo bench clean
+.PHONY: setup native java jdks jmc profiler postgres chromium test test-native test-python lint demo bench clean
 
 setup: $(STAMP)/venv $(STAMP)/native java
 
@@ -47,6 +47,17 @@ $(STAMP)/jmc: java/jmc/pom.xml java/jmc/src/JmcRulesXml.java
 	javac --release 17 -cp 'build/jmc/*' -d build/jmc/classes java/jmc/src/JmcRulesXml.java
 	@touch $@
 
+# async-profiler (docs/profile.md): the jar of tools.profiler:async-profiler from Maven Central carries the
+# Linux x64/arm64 libraries; they are extracted into build/async-profiler/<platform>/libasyncProfiler.so.
+ASYNC_PROFILER := tools.profiler:async-profiler:4.1
+profiler: $(STAMP)/profiler
+$(STAMP)/profiler: $(STAMP)/venv
+	@command -v mvn >/dev/null || { echo "error: Maven (mvn) is needed to fetch async-profiler"; exit 2; }
+	rm -rf build/async-profiler && mkdir -p build/async-profiler $(STAMP)
+	mvn -B -q -Dstyle.color=never dependency:copy -Dartifact=$(ASYNC_PROFILER) -Dmdep.stripVersion=true -DoutputDirectory=$(CURDIR)/build/async-profiler
+	$(BIN)/python -m zipfile -e build/async-profiler/async-profiler.jar build/async-profiler
+	@touch $@
+
 # The store's tests start a throwaway PostgreSQL server (tests/postgres_server.py): install the Debian
 # package's binaries when they are missing (as root, or through sudo); the cluster the package starts is
 # stopped: the tests run their own.
@@ -68,7 +79,7 @@ chromium:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
 	else echo "error: Chromium is needed for the report's browser test"; exit 2; fi
 
-test: setup jdks postgres chromium jmc
+test: setup jdks postgres chromium jmc profiler
 	$(BIN)/ruff check python tests bench
 	$(BIN)/ruff format --check python tests bench
 	$(BIN)/mypy python/jvmlab

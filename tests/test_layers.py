@@ -23,7 +23,8 @@ RANKS = {
     "host": 1,  # the machine's CPUs, memory, THP mode, cgroup limits
     "workloads": 1,
     "metrics": 2,
-    "jfr": 2,  # JFR recordings read by JMC's rules
+    "jfr": 2,
+    "profile": 2,  # async-profiler's stack samples  # JFR recordings read by JMC's rules
     "advise": 2,  # findings over the figures of metrics, jfr and jdk
     "experiment": 3,
     "verify": 3.5,  # plans follow-up experiments from advice and judges them: above experiment

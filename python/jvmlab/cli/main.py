@@ -22,6 +22,7 @@ from jvmlab.cli.flags import flags_app
 from jvmlab.cli.gc import gc_app
 from jvmlab.cli.jdks import jdks_app
 from jvmlab.cli.load import load_command
+from jvmlab.cli.profile import profile_command
 from jvmlab.entry import guarded
 
 app = typer.Typer(
@@ -41,6 +42,9 @@ app.command("gate")(gate_command)
 app.command("report")(report_command)
 app.command("load")(load_command)
 app.command("advise")(advise_command)
+app.command("profile", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
+    profile_command
+)
 
 
 def _show_version(value: bool) -> None:

@@ -27,11 +27,16 @@ def registry_path() -> Path:
     return Path(base) / "jvmlab" / REGISTRY_FILE
 
 
+def build_dir() -> Path:
+    """build/ of this source checkout (what `make` fills: JDK runtimes, async-profiler), else ./build."""
+    repo = Path(__file__).resolve().parents[3]
+    if (repo / "pyproject.toml").is_file() and (repo / "python" / "jvmlab").is_dir():
+        return repo / "build"
+    return Path.cwd() / "build"
+
+
 def default_runtimes_dir() -> Path:
     """$JVMLAB_RUNTIMES_DIR, else build/jdks of this source checkout, else ./build/jdks."""
     if os.environ.get("JVMLAB_RUNTIMES_DIR"):
         return Path(os.environ["JVMLAB_RUNTIMES_DIR"])
-    repo = Path(__file__).resolve().parents[3]
-    if (repo / "pyproject.toml").is_file() and (repo / "python" / "jvmlab").is_dir():
-        return repo / "build" / "jdks"
-    return Path.cwd() / "build" / "jdks"
+    return build_dir() / "jdks"

@@ -1,0 +1,38 @@
+"""`jvmlab profile -- java ...` and `jvmlab profile --pid PID --duration 30s`: a profile with async-profiler,
+written as collapsed stacks (and a flame graph), its top frames shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def profile_command(
+    ctx: typer.Context,
+    pid: Annotated[
+        int | None, typer.Option("--pid", help="Attach to this running JVM (jcmd JVMTI.agent_load).")
+    ] = None,
+    duration: Annotated[
+        str, typer.Option("--duration", "-d", help="With --pid: how long to sample.")
+    ] = "30s",
+    event: Annotated[str, typer.Option("--event", "-e", help="cpu, wall, alloc or lock.")] = "cpu",
+    interval: Annotated[
+        str | None, typer.Option("--interval", help="Sampling interval (10ms; alloc: bytes, 512k).")
+    ] = None,
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="Folder for profile.collapsed and flamegraph.html.")
+    ] = Path("profile"),
+    top: Annotated[int, typer.Option("--top", min=1, help="Frames in the top table.")] = 20,
+) -> None:
+    """Profile a JVM with async-profiler: `jvmlab profile -- java -jar app.jar` runs it under the profiler;
+    `--pid PID` attaches to a running one for --duration. Writes OUTPUT/profile.collapsed and prints the top
+    frames. The exit code is the JVM's for a command."""
+    from jvmlab.cli import profile_run
+
+    code = profile_run.run(
+        profile_run.ProfileOptions(tuple(ctx.args), pid, duration, event, interval, output, top)
+    )
+    if code:
+        raise typer.Exit(code)
