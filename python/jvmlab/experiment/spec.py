@@ -241,10 +241,20 @@ class Trial(Strict):
     keep_workdir: bool = True
 
 
+class ProfileSpec(Strict):
+    """A profile per trial with async-profiler (docs/profile.md): `event` cpu, wall, alloc or lock; `interval`
+    as async-profiler takes it ("10ms"; alloc: bytes, "512k"). Recorded from the moment the workload is
+    ready to its end (the load levels' windows included)."""
+
+    event: Literal["cpu", "wall", "alloc", "lock"] = "cpu"
+    interval: str | None = None
+
+
 class Telemetry(Strict):
     gc_log: bool = True
     jfr: bool = False
     sample_interval_s: float = Field(default=1.0, gt=0)
+    profile: ProfileSpec | None = None
 
 
 class Compare(Strict):

@@ -63,28 +63,27 @@ def load(output: Path, s: Sampling, what: str) -> Profile:
     return Profile(profile.event, profile.stacks, profile.unit, profile.source, s.interval)
 
 
+def agent_command(pid: int, options: str, installed: Sequence[Jdk] = ()) -> None:
+    """`jcmd PID JVMTI.agent_load libasyncProfiler.so "options"`; a refusal is a ProfileError."""
+    from jvmlab.jdk.attach import check_pid, jcmd, jcmd_for
+
+    check_pid(pid)
+    # Quoted: jcmd's own parser would read `start,event=cpu` as the argument `start,event` = `cpu`.
+    said = jcmd(jcmd_for(pid, installed), pid, "JVMTI.agent_load", str(library()), f'"{options}"')
+    code = said.strip().rsplit("return code:", 1)[-1].strip() if "return code:" in said else "0"
+    if code != "0":
+        raise ProfileError(f"--pid {pid}: async-profiler refused `{options}` (return code {code})")
+
+
 def profile_pid(
     pid: int, s: Sampling, seconds: float, output: Path, installed: Sequence[Jdk] = ()
 ) -> Profile:
     """Attaches to a running JVM for `seconds`, then stops the profiler (always)."""
-    from jvmlab.jdk.attach import check_pid, jcmd, jcmd_for
-
-    check_pid(pid)
-    tool = jcmd_for(pid, installed)
-    lib = str(library())
-
-    def agent(options: str) -> None:
-        # Quoted: jcmd's own parser would read `start,event=cpu` as the argument `start,event` = `cpu`.
-        said = jcmd(tool, pid, "JVMTI.agent_load", lib, f'"{options}"')
-        code = said.strip().rsplit("return code:", 1)[-1].strip() if "return code:" in said else "0"
-        if code != "0":
-            raise ProfileError(f"--pid {pid}: async-profiler refused `{options}` (return code {code})")
-
-    agent(option_string(s, output))
+    agent_command(pid, option_string(s, output), installed)
     try:
         time.sleep(seconds)
     finally:
-        agent(f"stop,file={output},collapsed,ann")
+        agent_command(pid, f"stop,file={output},collapsed,ann", installed)
     if output.is_file() and output.stat().st_size == 0:
         raise InputError(str(output), f"the profiler recorded nothing in {seconds:g} s (is the JVM idle?)")
     return load(output, s, f"attached to {pid}")

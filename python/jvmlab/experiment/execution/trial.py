@@ -26,6 +26,7 @@ from jvmlab.errors import InputError, JvmLabError, os_error_reason
 from jvmlab.experiment.execution import interrupt, levels, telemetry
 from jvmlab.experiment.execution.command import build_argv, fill
 from jvmlab.experiment.execution.process import end_tree, spawn
+from jvmlab.experiment.execution.profiling import start_profiling
 from jvmlab.experiment.execution.sampler import ProcessSampler
 from jvmlab.experiment.execution.watch import Watch, pump, tail
 from jvmlab.experiment.spec import ExperimentSpec, Load, Metric
@@ -319,8 +320,11 @@ def run_trial(
     ended: tuple[str, str] | None = None
     stopped_by_us = False
     level_runs: list[levels.LevelRun] = []
+    profiling = None
     try:
         ended = running.until_ready()
+        if ended is None and proc.poll() is None and spec.telemetry.profile is not None:
+            profiling = start_profiling(spec.telemetry.profile, proc.pid, setup.run_dir)
         if ended is None and proc.poll() is None:
             if spec.load is not None:
                 level_runs, ended = running.load_levels(spec.load, setup.level)
@@ -328,6 +332,8 @@ def run_trial(
             else:
                 ended, stopped_by_us = running.until_stop()
     finally:
+        if profiling is not None and proc.poll() is None:
+            profiling.stop()
         end_tree(proc)
         sampler.stop()
         for p in pumps:
@@ -345,7 +351,8 @@ def run_trial(
         shutil.rmtree(launch.workdir, ignore_errors=True)
     else:
         artifacts["workdir"] = str(launch.workdir)
-    for kind, path in (("gc_log", launch.gc_log), ("jfr", launch.jfr)):
+    profile = profiling.output if profiling is not None else None
+    for kind, path in (("gc_log", launch.gc_log), ("jfr", launch.jfr), ("profile", profile)):
         if path is not None and path.exists():
             artifacts[kind] = str(path)
     ready = watch.ready_at
