@@ -77,6 +77,7 @@ def test_a_jvm_profiled_from_its_start_on_every_installed_jdk(jdk, tmp_path, cap
     assert p.total > 20, p.total  # 2 s of a busy thread at 10 ms
     assert any("GcChurn" in f for stack in p.stacks for f in stack)
     assert "top frames" in out and "GcChurn" in out
+    assert "flamegraph" in (tmp_path / "flamegraph.html").read_text()
 
 
 @pytest.mark.jvm

@@ -48,8 +48,15 @@ def run(options: ProfileOptions) -> int:
         profile = profile_pid(options.pid, s, seconds, collapsed, installed_jdks())
     else:
         code, profile = profile_command(options.command, s, collapsed)
+    from jvmlab.report.html.flamegraph import flamegraph_page
+    from jvmlab.report.html.page import write
     from jvmlab.report.profile_view import top_renderable
 
+    graph = options.output / "flamegraph.html"
+    title = f"{profile.event} profile: " + (
+        f"pid {options.pid}" if options.pid else " ".join(options.command)
+    )
+    write(flamegraph_page(profile, title[:200]), graph)
     print_renderables([top_renderable(profile, limit=options.top)])
-    print(f"wrote {collapsed}")
+    print(f"wrote {collapsed} and {graph}")
     return code

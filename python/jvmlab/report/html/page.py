@@ -1,10 +1,11 @@
 """The HTML report's view model: a page of sections, each a list of blocks (tables, charts, text, ...), and
 its rendering into one self-contained HTML file that works offline (templates/report.html.j2).
 
-Every value is a plain string (or, for charts, a plotly figure as a plain dict): the builders of a page
-format figures with jvmlab.report.units; the template only lays them out, with autoescaping on. Chart
-figures go into the page as JSON "islands" (`<script type="application/json">`) escaped so that no text
-from a log can end the script element (see `json_island`).
+Every value is a plain string (or, for charts, a plotly figure as a plain dict; for flame graphs, a tree
+from flamegraph.py): the builders of a page format figures with jvmlab.report.units; the template only
+lays them out, with autoescaping on. Chart figures and flame graph trees go into the page as JSON "islands"
+(`<script type="application/json">`) escaped so that no text from a log can end the script element (see
+`json_island`).
 """
 
 from __future__ import annotations
@@ -108,7 +109,20 @@ class Preformatted:
     caption: str = ""
 
 
-Block = Table | Chart | Text | KeyValues | Links | Preformatted
+@dataclass(frozen=True)
+class FlameGraph:
+    """A flame graph drawn on a <canvas> by templates/flamegraph.js: `data` is a tree prepared by
+    flamegraph.py (FlameTree.to_json); `unit` names its weights; `diff` colours by change against a base."""
+
+    id: str
+    title: str
+    data: dict[str, Any] = field(hash=False)
+    caption: str = ""
+    unit: str = "samples"
+    diff: bool = False
+
+
+Block = Table | Chart | Text | KeyValues | Links | Preformatted | FlameGraph
 
 
 @dataclass(frozen=True)
@@ -142,6 +156,9 @@ class Page:
 
     def charts(self) -> list[Chart]:
         return [b for s in self.all_sections() for b in s.blocks if isinstance(b, Chart)]
+
+    def flamegraphs(self) -> list[FlameGraph]:
+        return [b for s in self.all_sections() for b in s.blocks if isinstance(b, FlameGraph)]
 
 
 def table(
@@ -206,13 +223,22 @@ def plotly_js() -> str:
     return get_plotlyjs()
 
 
+@cache
+def flamegraph_js() -> str:
+    """The flame graph drawing code (templates/flamegraph.js), inlined once per page that has any."""
+    from importlib.resources import files
+
+    return (files("jvmlab.report.html") / "templates" / "flamegraph.js").read_text(encoding="utf-8")
+
+
 def _block_kind(block: Block) -> str:
     return type(block).__name__.lower()
 
 
 def check_ids(page: Page) -> None:
-    """Section and chart ids become HTML ids: each must be well formed and used once."""
+    """Section, chart and flame graph ids become HTML ids: each must be well formed and used once."""
     ids = [s.id for s in page.all_sections()] + [c.id for c in page.charts()]
+    ids += [f.id for f in page.flamegraphs()]
     for id in ids:
         if not ID_PATTERN.match(id):
             raise ValueError(f"id {id!r} is not a valid HTML id (letters, digits, - and _)")
@@ -240,11 +266,12 @@ def _environment() -> Any:
 
 
 def render(page: Page) -> str:
-    """The page as one HTML document: plotly.js, the styles and the data inline; no network needed."""
+    """The page as one HTML document: plotly.js (if it has charts), the flame graph code (if it has
+    flame graphs), the styles and the data inline; no network needed."""
     check_ids(page)
     generated_at = page.generated_at or datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     template = _environment().get_template("report.html.j2")
-    js = plotly_js()
+    js, flame_js = plotly_js(), flamegraph_js()
     return str(
         template.render(
             page=page,
@@ -252,6 +279,9 @@ def render(page: Page) -> str:
             plotly_js=Markup(js),
             plotly_hash=csp_hash(js),
             has_charts=bool(page.charts()),
+            flamegraph_js=Markup(flame_js),
+            flamegraph_hash=csp_hash(flame_js),
+            has_flamegraphs=bool(page.flamegraphs()),
         )
     )
 
