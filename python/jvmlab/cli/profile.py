@@ -25,14 +25,19 @@ def profile_command(
         Path, typer.Option("--output", "-o", help="Folder for profile.collapsed and flamegraph.html.")
     ] = Path("profile"),
     top: Annotated[int, typer.Option("--top", min=1, help="Frames in the top table.")] = 20,
+    db: Annotated[
+        str | None, typer.Option("--db", help="Store of EXPERIMENT:VARIANT profiles (jvmlab profile diff).")
+    ] = None,
 ) -> None:
     """Profile a JVM with async-profiler: `jvmlab profile -- java -jar app.jar` runs it under the profiler;
     `--pid PID` attaches to a running one for --duration. Writes OUTPUT/profile.collapsed and prints the top
-    frames. The exit code is the JVM's for a command."""
+    frames. The exit code is the JVM's for a command. `jvmlab profile diff BASE NEW` compares two profiles
+    (collapsed files, folders of them, or EXPERIMENT:JDK/FLAGSET): a differential flame graph and the
+    frames whose share changed, with a CI over the repetitions."""
     from jvmlab.cli import profile_run
 
     code = profile_run.run(
-        profile_run.ProfileOptions(tuple(ctx.args), pid, duration, event, interval, output, top)
+        profile_run.ProfileOptions(tuple(ctx.args), pid, duration, event, interval, output, top, db)
     )
     if code:
         raise typer.Exit(code)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from jvmlab.cli.output import print_renderables
 from jvmlab.errors import InputError, UsageError, os_error_reason
+from jvmlab.profile.model import Profile
 
 
 @dataclass(frozen=True)
@@ -19,6 +20,7 @@ class ProfileOptions:
     interval: str | None
     output: Path
     top: int
+    db: str | None = None
 
 
 def prepare(output: Path) -> Path:
@@ -31,7 +33,67 @@ def prepare(output: Path) -> Path:
     return collapsed
 
 
+def profiles_of(ref: str, db: str | None) -> list[Profile]:
+    """A collapsed file, a folder of them (searched recursively), or EXPERIMENT:VARIANT in the store: the
+    profiles of that variant's successful trials."""
+    from jvmlab.profile.collapsed import read_collapsed
+
+    path = Path(ref)
+    if path.is_file():
+        return [read_collapsed(path)]
+    if path.is_dir():
+        files = sorted(path.rglob("*.collapsed"))
+        if not files:
+            raise InputError(ref, "no .collapsed profile in this folder")
+        return [read_collapsed(f) for f in files]
+    if ":" not in ref:
+        raise InputError(
+            ref, "no such file or folder (or give EXPERIMENT:JDK/FLAGSET of a stored experiment)"
+        )
+    return variant_profiles(ref, db)
+
+
+def variant_profiles(ref: str, db: str | None) -> list[Profile]:
+    from jvmlab.experiment.storage import OK, Store
+    from jvmlab.profile.collapsed import read_collapsed
+
+    experiment, variant = ref.split(":", 1)
+    store = Store.open(db)
+    try:
+        exp = store.experiment(experiment)
+        if exp is None:
+            raise UsageError(f"{ref}: no experiment {experiment!r} in {db or 'jvmlab.db'}")
+        trials = [t for t in store.trials(exp.id) if t.variant == variant and t.state == OK]
+        paths = [store.artifacts(t.id).get("profile") for t in trials]
+    finally:
+        store.close()
+    found = [read_collapsed(p) for p in paths if p and Path(p).is_file()]
+    if not found:
+        raise UsageError(f"{ref}: no trial of this variant has a profile ([telemetry] profile in the spec)")
+    return found
+
+
+def diff(options: ProfileOptions) -> int:
+    from jvmlab.profile.diff import frame_changes
+    from jvmlab.profile.model import merge
+    from jvmlab.report.html.flamegraph import diff_page
+    from jvmlab.report.html.page import write
+    from jvmlab.report.profile_diff_view import diff_renderable
+
+    if len(options.command) != 3:
+        raise UsageError("jvmlab profile diff BASE NEW: two profiles (files, folders or EXPERIMENT:VARIANT)")
+    base, new = (profiles_of(ref, options.db) for ref in options.command[1:])
+    prepare(options.output)
+    page = options.output / "diff.html"
+    write(diff_page(merge(base), merge(new), f"{options.command[2]} against {options.command[1]}"), page)
+    print_renderables([diff_renderable(frame_changes(base, new), len(base), len(new), limit=options.top)])
+    print(f"wrote {page}")
+    return 0
+
+
 def run(options: ProfileOptions) -> int:
+    if options.command[:1] == ("diff",):
+        return diff(options)
     from jvmlab.durations import parse_duration
     from jvmlab.profile.agent import sampling
     from jvmlab.profile.record import profile_command, profile_pid
