@@ -1,13 +1,15 @@
 """What the follow-up experiment says of each recommendation, against the current flags:
 
-- confirmed: the targeted measure moved the expected way, significantly (q < alpha, the CI of the change
-  excludes 0), and no guard measure got significantly worse;
+- confirmed: the targeted measure moved the expected way, significantly (p < alpha, the CI of the change
+  excludes 0: the recommendation names its measure before the run, so it is one hypothesis and its p-value
+  is not adjusted), and no guard measure got significantly worse;
 - harmful: the targeted measure moved the wrong way significantly, or a guard measure got significantly
   worse (the workload's own metric, throughput, P99 latency, GC overhead);
 - not confirmed: neither (the data cannot tell at this many repetitions).
 
 Measures of the whole run (GC counts, pauses, overhead) compare each trial's figures; latency and
-throughput compare each load level's. Side effects: every other measure that changed significantly.
+throughput compare each load level's. Side effects and guards: every other measure that changed
+significantly, q < alpha after Benjamini-Hochberg across the measures compared together.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class MeasuredChange(BaseModel):
     percent: float | None
     ci_low_percent: float | None
     ci_high_percent: float | None
+    p_value: float | None = None  # absent in verdicts stored before it was kept
     q_value: float | None
     significant: bool
     better: bool | None
@@ -88,10 +91,25 @@ def measured(comparison: Comparison, name: str, level: str | None, change: Chang
         percent=change.percent,
         ci_low_percent=change.ci_low_percent,
         ci_high_percent=change.ci_high_percent,
+        p_value=change.p_value,
         q_value=change.q_value,
         significant=bool(change.significant),
         better=better if change.significant else None,
     )
+
+
+def as_target(c: MeasuredChange, comparison: Comparison, alpha: float) -> MeasuredChange:
+    """The targeted measure judged on its own p-value (one hypothesis named before the run), its CI
+    excluding 0."""
+    excludes_zero = (
+        c.ci_low_percent is not None
+        and c.ci_high_percent is not None
+        and (c.ci_low_percent > 0 or c.ci_high_percent < 0)
+    )
+    significant = c.p_value is not None and c.p_value < alpha and excludes_zero
+    m = comparison.measures.get(c.measure)
+    better = m.better(c.percent) if m is not None and c.percent is not None and significant else None
+    return c.model_copy(update={"significant": significant, "better": better})
 
 
 def all_changes(
@@ -152,6 +170,9 @@ def verification_results(
             continue
         base, variant = ok[CURRENT][0].variant, mine[0].variant
         changes = all_changes(comparison, {base: ok[CURRENT], variant: mine}, base, variant)
+        changes = [
+            as_target(c, comparison, comparison.alpha) if c.measure == cand.measure else c for c in changes
+        ]
         target = [c for c in changes if c.measure == cand.measure]
         guards = [c for c in changes if c.measure in guards_named and c.measure != cand.measure]
         results.append(result(cand, judge(cand, target, guards), changes, len(mine)))

@@ -16,7 +16,7 @@ from jvmlab.verify import RecommendationResult
 STYLE = {"confirmed": "green", "not confirmed": "yellow", "harmful": "bold red"}
 STATUS: dict[str, Status] = {"confirmed": "pass", "not confirmed": "inconclusive", "harmful": "fail"}
 NOTE = (
-    "confirmed: the targeted measure moved as expected, significantly (q < alpha, CI excludes 0), and no "
+    "confirmed: the targeted measure moved as expected, significantly (p < alpha, CI excludes 0), and no "
     "guard measure (throughput, P99, GC overhead, the workload's metric) got worse; harmful: the target or "
     "a guard got significantly worse; not confirmed: the data cannot tell at this many repetitions."
 )
