@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from jvmlab.jdk.options import JvmOption, option_values, parse_options, parse_size, split_command_line
 
@@ -187,6 +187,18 @@ def machine_from_header(header: Mapping[str, str]) -> Machine:
         memory_bytes=memory,
         swap_total_bytes=swap_total,
         swap_free_bytes=swap_free,
+    )
+
+
+def machine_recorded(m: Mapping[str, Any]) -> Machine:
+    """The machine as jvmlab.host.machine() records it (experiments store it; --pid reads it now)."""
+    limit = (m.get("cgroup") or {}).get("memory.max")
+    return Machine(
+        cpus_total=m.get("cpu_count"),
+        cpus_available=m.get("cpus_usable") or m.get("cpu_count"),
+        memory_bytes=m.get("memory_bytes"),
+        thp_enabled=m.get("thp"),
+        container_memory_limit_bytes=int(limit) if limit and str(limit).isdigit() else None,
     )
 
 

@@ -4,25 +4,16 @@ writes if any, this machine, and the process's memory right now. Nothing about t
 from __future__ import annotations
 
 import dataclasses
-import os
 
 from jvmlab import host
-from jvmlab.advise.facts import Facts, Machine, ProcessSamples, facts_from_log
+from jvmlab.advise.facts import Facts, Machine, ProcessSamples, facts_from_log, machine_recorded
 from jvmlab.jdk.attach import RunningJvm
 from jvmlab.jdk.flags import ergonomics_of
 from jvmlab.jdk.options import parse_options
 
 
 def this_machine() -> Machine:
-    m = host.machine()
-    limit = (m.get("cgroup") or {}).get("memory.max")
-    return Machine(
-        cpus_total=m.get("cpu_count"),
-        cpus_available=m.get("cpus_usable") or os.cpu_count(),
-        memory_bytes=m.get("memory_bytes"),
-        thp_enabled=m.get("thp"),
-        container_memory_limit_bytes=int(limit) if limit and str(limit).isdigit() else None,
-    )
+    return machine_recorded(host.machine())
 
 
 def process_now(pid: int) -> ProcessSamples | None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from jvmlab.advise import Advice, Facts, Machine, ProcessSamples, advise
-from jvmlab.advise.facts import facts_from_log
+from jvmlab.advise.facts import facts_from_log, machine_recorded
 from jvmlab.advise.finding import Finding, sort_key
 from jvmlab.errors import UsageError
 from jvmlab.experiment.storage import OK, ExperimentRow, Store, TrialRow
@@ -19,16 +19,7 @@ OUTPUT_TAIL_BYTES = 1 << 20  # of stdout/stderr read for the JVM's warnings (cod
 
 
 def machine_of(environment: dict[str, Any]) -> Machine:
-    m = environment.get("machine", {})
-    limit = (m.get("cgroup") or {}).get("memory.max")
-    cpus = m.get("cpus_usable") or m.get("cpu_count")
-    return Machine(
-        cpus_total=m.get("cpu_count"),
-        cpus_available=cpus,
-        memory_bytes=m.get("memory_bytes"),
-        thp_enabled=m.get("thp"),
-        container_memory_limit_bytes=int(limit) if limit and str(limit).isdigit() else None,
-    )
+    return machine_recorded(environment.get("machine", {}))
 
 
 def jvm_output(artifacts: dict[str, str]) -> str | None:
