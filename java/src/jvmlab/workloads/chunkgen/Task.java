@@ -18,6 +18,7 @@ public final class Task {
     private final Options options;
     private final PrintStream out;
     private final AtomicReference<Throwable> failure = new AtomicReference<Throwable>();
+    private volatile long failedChunk; // x and z of the first failure, packed: recorded without allocating
 
     private Task(Options options, PrintStream out) {
         this.options = options;
@@ -67,7 +68,8 @@ public final class Task {
         }
         Throwable failed = failure.get();
         if (failed != null) {
-            System.err.println("chunkgen: a chunk failed; stopping");
+            System.err.println("chunkgen: chunk " + (int) (failedChunk >> 32) + ", " + (int) failedChunk
+                    + " failed; stopping");
             failed.printStackTrace();
             return 1;
         }
@@ -85,8 +87,10 @@ public final class Task {
                 try {
                     world.generate(x, z);
                     progress.chunkDone();
-                } catch (Throwable t) {
-                    failure.compareAndSet(null, new RuntimeException("chunk " + x + ", " + z + ": " + t, t));
+                } catch (Throwable t) { // often OutOfMemoryError: allocate nothing here, or the other tasks run on
+                    if (failure.compareAndSet(null, t)) {
+                        failedChunk = ((long) x << 32) | (z & 0xFFFFFFFFL);
+                    }
                 }
             }
         };
