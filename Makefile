@@ -7,7 +7,7 @@ JAVA_SRC := $(shell find java/src -name '*.java' 2>/dev/null)
 JAVA_OUT := build/java
 STAMP := build/.stamps
 
-.PHONY: setup native java jdks jmc profiler postgres chromium test test-native test-python lint demo bench clean
+.PHONY: setup native java jdks jmc profiler postgres chromium test test-native test-python lint demo demo-regress bench clean
 
 setup: $(STAMP)/venv $(STAMP)/native java
 
@@ -55,8 +55,14 @@ $(STAMP)/jmc: java/jmc/pom.xml java/jmc/src/JmcRulesXml.java
 
 # async-profiler (docs/profile.md): the jar of tools.profiler:async-profiler from Maven Central carries the
 # Linux x64/arm64 libraries; they are extracted into build/async-profiler/<platform>/libasyncProfiler.so.
+# Its jfr-converter (build/async-profiler/jfr-converter.jar) turns JFR recordings (several events in one
+# session, or JFR's own samples where async-profiler cannot load) into collapsed stacks per event.
 ASYNC_PROFILER := tools.profiler:async-profiler:4.1
-profiler: $(STAMP)/profiler
+JFR_CONVERTER := tools.profiler:jfr-converter:4.1
+profiler: $(STAMP)/profiler build/async-profiler/jfr-converter.jar
+build/async-profiler/jfr-converter.jar: $(STAMP)/profiler
+	@command -v mvn >/dev/null || { echo "error: Maven (mvn) is needed to fetch jfr-converter"; exit 2; }
+	mvn -B -q -Dstyle.color=never dependency:copy -Dartifact=$(JFR_CONVERTER) -Dmdep.stripVersion=true -DoutputDirectory=$(CURDIR)/build/async-profiler
 $(STAMP)/profiler: $(STAMP)/venv
 	@command -v mvn >/dev/null || { echo "error: Maven (mvn) is needed to fetch async-profiler"; exit 2; }
 	rm -rf build/async-profiler && mkdir -p build/async-profiler $(STAMP)
@@ -102,10 +108,15 @@ lint: setup
 demo: setup jdks
 	$(BIN)/python -m jvmlab.demo
 
-bench: setup
+# The TLS regression hunt (docs/regress.md): jvmlab regress on tlsbench, about 4 minutes.
+demo-regress: setup jdks profiler
+	$(BIN)/python -m jvmlab.demo_regress
+
+bench: setup profiler
 	$(BIN)/python bench/gclog_parse.py
 	$(BIN)/python bench/advise.py
 	$(BIN)/python bench/load_driver.py
+	$(BIN)/python bench/profile_overhead.py
 
 clean:
 	rm -rf build $(VENV) native/target python/jvmlab/_native*.so

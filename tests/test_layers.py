@@ -28,9 +28,11 @@ RANKS = {
     "advise": 2,  # findings over the figures of metrics, jfr and jdk
     "experiment": 3,
     "verify": 3.5,  # plans follow-up experiments from advice and judges them: above experiment
+    "regress": 3.5,  # runs two sides with profiles, reads where they differ: above experiment
     "report": 4,
     "cli": 5,
     "demo": 6,
+    "demo_regress": 6,
     "__main__": 6,
 }
 

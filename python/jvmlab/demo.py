@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import shutil
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from jvmlab.entry import guarded
@@ -25,20 +26,28 @@ DEMO_RADIUS = 24
 DEMO_TIMEOUT_S = 120
 
 
-def demo_spec(source: Path = SPEC, radius: int = DEMO_RADIUS) -> str:
-    """The example spec, made small: one repetition, a smaller world, a shorter timeout, no cool-down."""
+def demo_spec_text(source: Path, substitutions: Sequence[tuple[str, str]]) -> str:
+    """An example spec with each pattern replaced exactly once (a changed example fails loudly)."""
     text = source.read_text()
-    for pattern, replacement in (
-        (r'"--radius", "\d+"', f'"--radius", "{radius}"'),
-        (r"(?m)^repetitions = \d+", "repetitions = 1"),
-        (r"(?m)^timeout_s = \d+", f"timeout_s = {DEMO_TIMEOUT_S}"),
-        (r"(?m)^cooldown_s = \d+", "cooldown_s = 0"),
-        (r'(?m)^name = "jdk-shootout"', 'name = "jdk-shootout-demo"'),
-    ):
+    for pattern, replacement in substitutions:
         text, found = re.subn(pattern, replacement, text)
         if found != 1:
             raise JvmLabError(f"{source}: the demo expects one match of {pattern!r}, found {found}")
     return text
+
+
+def demo_spec(source: Path = SPEC, radius: int = DEMO_RADIUS) -> str:
+    """The example spec, made small: one repetition, a smaller world, a shorter timeout, no cool-down."""
+    return demo_spec_text(
+        source,
+        (
+            (r'"--radius", "\d+"', f'"--radius", "{radius}"'),
+            (r"(?m)^repetitions = \d+", "repetitions = 1"),
+            (r"(?m)^timeout_s = \d+", f"timeout_s = {DEMO_TIMEOUT_S}"),
+            (r"(?m)^cooldown_s = \d+", "cooldown_s = 0"),
+            (r'(?m)^name = "jdk-shootout"', 'name = "jdk-shootout-demo"'),
+        ),
+    )
 
 
 def run_demo() -> int:

@@ -6,15 +6,18 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from jvmlab.cli.main import main
 from jvmlab.errors import InputError, UsageError
+from jvmlab.experiment.spec import SpecError, parse_spec
 from jvmlab.jdk.discovery import installed_jdks
-from jvmlab.profile.agent import option_string, sampling
+from jvmlab.profile.agent import option_string, sampling, session_options, stop_string
 from jvmlab.profile.collapsed import parse_collapsed, read_collapsed
+from jvmlab.profile.jfr import fallback_events, fallback_settings, jfc_period
 from jvmlab.profile.model import frame_kind, frame_name, merge
 from jvmlab.profile.top import top_frames
 from jvmlab.workloads import classes_dir
@@ -62,13 +65,60 @@ def test_events_and_the_options_the_agent_gets(tmp_path):
     out = tmp_path / "p.collapsed"
     assert (
         option_string(sampling("wall", "5ms"), out)
-        == f"start,event=wall,interval=5ms,file={out},collapsed,ann"
+        == f"start,event=wall,interval=5ms,file={out},collapsed,ann,dot,norm"
     )
-    assert option_string(sampling("alloc"), out) == f"start,alloc=512k,file={out},collapsed,ann"
+    assert (
+        option_string(sampling("alloc"), out) == f"start,alloc=512k,file={out},collapsed,total,ann,dot,norm"
+    )
+    assert stop_string(sampling("lock"), out) == f"stop,file={out},collapsed,total,ann,dot,norm"
+
+
+def test_several_events_are_one_session_written_as_jfr(tmp_path):
+    out = tmp_path / "p.jfr"
+    asked = [sampling("cpu", "10ms"), sampling("wall", "20ms"), sampling("alloc"), sampling("lock")]
+    timer = asked[0].event  # itimer where perf_events is closed
+    assert session_options(asked, out) == (
+        f"start,event={timer},interval=10ms,wall=20ms,alloc=512k,lock=0,file={out},jfr"
+    )
+    assert session_options(asked[1:3], out) == f"start,event=wall,interval=20ms,alloc=512k,file={out},jfr"
+    assert asked[2].label == "alloc 512k" and asked[1].label == "wall 20ms"
+
+
+def test_the_jfr_fallback_records_the_events_that_stand_in(tmp_path):
+    asked = [sampling("cpu", "5ms"), sampling("wall", "20ms"), sampling("alloc"), sampling("lock")]
+    events = fallback_events(asked, 21)
+    assert events["jdk.ExecutionSample"]["period"] == "5 ms"
+    assert events["jdk.NativeMethodSample"]["period"] == "20 ms"
+    assert "jdk.ObjectAllocationSample" in events and "jdk.ObjectAllocationInNewTLAB" not in events
+    assert "jdk.ObjectAllocationInNewTLAB" in fallback_events(asked, 11)  # no allocation sampling before 16
+    assert events["jdk.JavaMonitorEnter"]["threshold"] == "0 ms"
+    jfc = ET.fromstring(fallback_settings(asked, 17))
+    assert {e.get("name") for e in jfc} == set(fallback_events(asked, 17))
+    assert jfc_period("250us") == "250 us" and jfc_period("1000000") == "1000000 ns"
+
+
+def test_profile_specs_one_table_or_a_list_of_distinct_events():
+    base = {"name": "p", "workload": {"command": ["{java}", "-version"]}}
+    one = parse_spec({**base, "telemetry": {"profile": {"event": "wall"}}})
+    assert [p.event for p in one.telemetry.profile] == ["wall"]
+    two = parse_spec({**base, "telemetry": {"profile": [{"event": "cpu"}, {"event": "lock"}]}})
+    assert [p.event for p in two.telemetry.profile] == ["cpu", "lock"]
+    with pytest.raises(SpecError, match="telemetry.profile: event 'cpu' is asked twice"):
+        parse_spec({**base, "telemetry": {"profile": [{"event": "cpu"}, {"event": "cpu"}]}})
+    with pytest.raises(SpecError, match="telemetry.profile.event"):
+        parse_spec({**base, "telemetry": {"profile": [{"event": "cycles"}]}})
+
+
+def one_per_major() -> list:
+    """The installed JDKs found by discovery, one per major version (build/jdks' own first)."""
+    found: dict[int, object] = {}
+    for jdk in sorted(installed_jdks(), key=lambda j: "build/jdks" not in str(j.home)):
+        found.setdefault(jdk.major, jdk)
+    return [found[m] for m in sorted(found)]
 
 
 @pytest.mark.jvm
-@pytest.mark.parametrize("jdk", installed_jdks(), ids=lambda j: j.name)
+@pytest.mark.parametrize("jdk", one_per_major(), ids=lambda j: f"jdk{j.major}")
 def test_a_jvm_profiled_from_its_start_on_every_installed_jdk(jdk, tmp_path, capsys):
     code = main(["profile", "-o", str(tmp_path), "--", str(jdk.java), *CHURN])
     out = capsys.readouterr().out
@@ -97,6 +147,64 @@ def test_attach_to_a_running_jvm_and_leave_it_as_it_was(tmp_path, capsys):
     finally:
         proc.kill()
         proc.wait()
+
+
+def one_line(capsys) -> str:
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    return err
+
+
+def no_profiler_in(pid: int) -> bool:
+    return "libasyncProfiler" not in Path(f"/proc/{pid}/maps").read_text()
+
+
+def test_a_sleep_process_a_missing_pid_and_a_jvm_refusing_attach_are_one_line(tmp_path, capsys):
+    out = str(tmp_path / "p")
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        assert main(["profile", "--pid", str(sleeper.pid), "-d", "1s", "-o", out]) == 2
+        assert f"--pid {sleeper.pid}: not a JVM (sleep" in one_line(capsys)
+        assert no_profiler_in(sleeper.pid)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert main(["profile", "--pid", str(sleeper.pid), "-d", "1s", "-o", out]) == 2  # gone now
+    assert f"--pid {sleeper.pid}: no such process" in one_line(capsys)
+
+
+@pytest.mark.jvm
+def test_a_jvm_that_refuses_attach_is_one_line_and_left_as_it_was(tmp_path, capsys):
+    jvm = subprocess.Popen(
+        ["java", "-XX:+DisableAttachMechanism", *CHURN[:-1], "--duration-s=30"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert jvm.stdout is not None
+        jvm.stdout.readline()
+        assert main(["profile", "--pid", str(jvm.pid), "-d", "1s", "-o", str(tmp_path / "p")]) == 2
+        assert "refuses attach (started with -XX:+DisableAttachMechanism)" in one_line(capsys)
+        assert jvm.poll() is None and no_profiler_in(jvm.pid)
+    finally:
+        jvm.kill()
+        jvm.wait()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\x7fELF\x02\x01\x01\x00" * 64, "a binary file, not a collapsed-stacks profile"),
+        (b"Exception in thread main\n  at Foo.bar\n", "not a collapsed-stacks profile (line 1"),
+    ],
+)
+def test_diff_of_a_file_that_is_not_a_profile_is_one_line(content, message, tmp_path, capsys):
+    bad, good = tmp_path / "bad.collapsed", tmp_path / "good.collapsed"
+    bad.write_bytes(content)
+    good.write_text("a;b 3\n")
+    assert main(["profile", "-o", str(tmp_path / "o"), "diff", str(good), str(bad)]) == 2
+    err = one_line(capsys)
+    assert f"{bad}: {message}" in err
 
 
 def test_a_pid_that_is_not_a_jvm_is_one_line(capsys):

@@ -23,6 +23,7 @@ from jvmlab.cli.gc import gc_app
 from jvmlab.cli.jdks import jdks_app
 from jvmlab.cli.load import load_command
 from jvmlab.cli.profile import profile_command
+from jvmlab.cli.regress import regress_command
 from jvmlab.entry import guarded
 
 app = typer.Typer(
@@ -42,6 +43,7 @@ app.command("gate")(gate_command)
 app.command("report")(report_command)
 app.command("load")(load_command)
 app.command("advise")(advise_command)
+app.command("regress")(regress_command)
 app.command("profile", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
     profile_command
 )

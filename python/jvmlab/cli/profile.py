@@ -17,7 +17,12 @@ def profile_command(
     duration: Annotated[
         str, typer.Option("--duration", "-d", help="With --pid: how long to sample.")
     ] = "30s",
-    event: Annotated[str, typer.Option("--event", "-e", help="cpu, wall, alloc or lock.")] = "cpu",
+    event: Annotated[
+        str | None,
+        typer.Option(
+            "--event", "-e", help="cpu (default), wall, alloc or lock; with diff: the stored trials' event."
+        ),
+    ] = None,
     interval: Annotated[
         str | None, typer.Option("--interval", help="Sampling interval (10ms; alloc: bytes, 512k).")
     ] = None,
@@ -28,16 +33,28 @@ def profile_command(
     db: Annotated[
         str | None, typer.Option("--db", help="Store of EXPERIMENT:VARIANT profiles (jvmlab profile diff).")
     ] = None,
+    count: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--count",
+            help="Count the calls of Class.method (or Class.*) instead of sampling (repeat it).",
+        ),
+    ] = None,
 ) -> None:
     """Profile a JVM with async-profiler: `jvmlab profile -- java -jar app.jar` runs it under the profiler;
     `--pid PID` attaches to a running one for --duration. Writes OUTPUT/profile.collapsed and prints the top
-    frames. The exit code is the JVM's for a command. `jvmlab profile diff BASE NEW` compares two profiles
-    (collapsed files, folders of them, or EXPERIMENT:JDK/FLAGSET): a differential flame graph and the
-    frames whose share changed, with a CI over the repetitions."""
+    frames. The exit code is the JVM's for a command. `--count java.util.HashMap.resize` counts that method's
+    calls instead (JFR method timing on JDK 25+, async-profiler elsewhere), with the top callers where
+    async-profiler counted. `jvmlab profile diff BASE NEW` compares two profiles
+    (collapsed files, folders of them, EXPERIMENT:JDK/FLAGSET, or an EXPERIMENT of one variant; --event
+    picks the event when the trials profiled several): a differential flame graph and the frames whose
+    share changed, with a CI over the repetitions."""
     from jvmlab.cli import profile_run
 
     code = profile_run.run(
-        profile_run.ProfileOptions(tuple(ctx.args), pid, duration, event, interval, output, top, db)
+        profile_run.ProfileOptions(
+            tuple(ctx.args), pid, duration, event, interval, output, top, db, count=tuple(count or ())
+        )
     )
     if code:
         raise typer.Exit(code)

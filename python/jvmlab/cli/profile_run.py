@@ -16,11 +16,12 @@ class ProfileOptions:
     command: tuple[str, ...]
     pid: int | None
     duration: str
-    event: str
+    event: str | None  # None: cpu to record; the first stored event to diff
     interval: str | None
     output: Path
     top: int
     db: str | None = None
+    count: tuple[str, ...] = ()  # --count PATTERN: count these methods' calls instead of sampling
 
 
 def prepare(output: Path) -> Path:
@@ -33,44 +34,50 @@ def prepare(output: Path) -> Path:
     return collapsed
 
 
-def profiles_of(ref: str, db: str | None) -> list[Profile]:
-    """A collapsed file, a folder of them (searched recursively), or EXPERIMENT:VARIANT in the store: the
-    profiles of that variant's successful trials."""
+def profiles_of(ref: str, db: str | None, event: str | None = None) -> list[Profile]:
+    """A collapsed file, a folder of them (searched recursively), EXPERIMENT:VARIANT in the store, or an
+    EXPERIMENT of one variant: the profiles of that variant's successful trials (of `event`)."""
     from jvmlab.profile.collapsed import read_collapsed
 
     path = Path(ref)
+    kind = {"event": event or "cpu", "unit": {"alloc": "bytes", "lock": "ns"}.get(event or "", "samples")}
     if path.is_file():
-        return [read_collapsed(path)]
+        return [read_collapsed(path, **kind)]
     if path.is_dir():
         files = sorted(path.rglob("*.collapsed"))
         if not files:
             raise InputError(ref, "no .collapsed profile in this folder")
-        return [read_collapsed(f) for f in files]
-    if ":" not in ref:
+        return [read_collapsed(f, **kind) for f in files]
+    return stored_profiles(ref, db, event)
+
+
+def stored_profiles(ref: str, db: str | None, event: str | None) -> list[Profile]:
+    """EXPERIMENT:VARIANT, or EXPERIMENT alone when it has one variant."""
+    from jvmlab.experiment.analysis.profiles import variant_profiles
+    from jvmlab.experiment.storage import Store
+
+    experiment, _, variant = ref.partition(":")
+    if not variant and not Path(db or "jvmlab.db").is_file() and "://" not in (db or ""):
         raise InputError(
             ref, "no such file or folder (or give EXPERIMENT:JDK/FLAGSET of a stored experiment)"
         )
-    return variant_profiles(ref, db)
-
-
-def variant_profiles(ref: str, db: str | None) -> list[Profile]:
-    from jvmlab.experiment.storage import OK, Store
-    from jvmlab.profile.collapsed import read_collapsed
-
-    experiment, variant = ref.split(":", 1)
     store = Store.open(db)
     try:
         exp = store.experiment(experiment)
         if exp is None:
-            raise UsageError(f"{ref}: no experiment {experiment!r} in {db or 'jvmlab.db'}")
-        trials = [t for t in store.trials(exp.id) if t.variant == variant and t.state == OK]
-        paths = [store.artifacts(t.id).get("profile") for t in trials]
+            also = "" if variant else " (and no such file or folder)"
+            raise UsageError(f"{ref}: no experiment {experiment!r} in {db or 'jvmlab.db'}{also}")
+        if not variant:
+            variants = sorted({t.variant for t in store.trials(exp.id)})
+            if len(variants) != 1:
+                raise UsageError(
+                    f"{ref}: experiment {exp.id} ({exp.name}) has {len(variants)} variants: give "
+                    f"EXPERIMENT:VARIANT, one of {', '.join(f'{exp.id}:{v}' for v in variants)}"
+                )
+            variant = variants[0]
+        return variant_profiles(store, exp.id, variant, event)
     finally:
         store.close()
-    found = [read_collapsed(p) for p in paths if p and Path(p).is_file()]
-    if not found:
-        raise UsageError(f"{ref}: no trial of this variant has a profile ([telemetry] profile in the spec)")
-    return found
 
 
 def diff(options: ProfileOptions) -> int:
@@ -82,7 +89,7 @@ def diff(options: ProfileOptions) -> int:
 
     if len(options.command) != 3:
         raise UsageError("jvmlab profile diff BASE NEW: two profiles (files, folders or EXPERIMENT:VARIANT)")
-    base, new = (profiles_of(ref, options.db) for ref in options.command[1:])
+    base, new = (profiles_of(ref, options.db, options.event) for ref in options.command[1:])
     prepare(options.output)
     page = options.output / "diff.html"
     write(diff_page(merge(base), merge(new), f"{options.command[2]} against {options.command[1]}"), page)
@@ -100,7 +107,11 @@ def run(options: ProfileOptions) -> int:
 
     if (options.pid is None) == (not options.command):
         raise UsageError("give either a command after -- (jvmlab profile -- java ...) or --pid PID")
-    s = sampling(options.event, options.interval)
+    if options.count:
+        from jvmlab.cli import profile_count
+
+        return profile_count.run(options)
+    s = sampling(options.event or "cpu", options.interval)
     collapsed = prepare(options.output)
     code = 0
     if options.pid is not None:

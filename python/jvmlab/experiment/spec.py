@@ -27,7 +27,16 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from jvmlab.errors import JvmLabError, StoreError
 from jvmlab.load.driver import DEFAULT_TICK_S
@@ -250,11 +259,47 @@ class ProfileSpec(Strict):
     interval: str | None = None
 
 
+def _profiles(value: Any) -> Any:
+    """`profile = {...}` (one event) or `profile = [{...}, {...}]` (several, one session): always a list."""
+    return [value] if isinstance(value, dict | ProfileSpec) else value
+
+
+def _distinct_events(profiles: list[ProfileSpec] | None) -> list[ProfileSpec] | None:
+    if profiles == []:
+        raise ValueError('give at least one table, e.g. { event = "cpu" }')
+    events = [p.event for p in profiles or []]
+    twice = sorted({e for e in events if events.count(e) > 1})
+    if twice:
+        raise ValueError(f"event {twice[0]!r} is asked twice: give each event once")
+    return profiles
+
+
 class Telemetry(Strict):
     gc_log: bool = True
     jfr: bool = False
+    # JFR events to record on top of the JDK's default settings (e.g. "jdk.TLSHandshake"); implies jfr.
+    jfr_events: list[str] = []
     sample_interval_s: float = Field(default=1.0, gt=0)
-    profile: ProfileSpec | None = None
+    # One table, or a list of tables with distinct events (one profiler session records them all).
+    profile: Annotated[
+        list[ProfileSpec] | None,
+        BeforeValidator(_profiles),
+        AfterValidator(_distinct_events),
+    ] = None
+    # Methods whose calls each trial counts from its readiness on (docs/counting.md), e.g.
+    # "sun.security.ssl.CertificateMessage$T12CertificateProducer.produce"; measures "calls:PATTERN".
+    count: list[str] = []
+
+    @field_validator("count")
+    @classmethod
+    def _count_patterns(cls, count: list[str]) -> list[str]:
+        from jvmlab.errors import UsageError
+        from jvmlab.profile.counting import parse_patterns
+
+        try:
+            return [p.text for p in parse_patterns(count, "pattern")]  # one spelling: Class.method
+        except UsageError as e:
+            raise ValueError(str(e)) from None
 
 
 class Compare(Strict):
@@ -350,7 +395,7 @@ def _check_goals(spec: ExperimentSpec, source: str) -> None:
 
     levels = [lv.label for lv in spec.load.levels] if spec.load else []
     try:
-        check_goals(spec.goals, measures(spec.workload.metric), levels, source)
+        check_goals(spec.goals, measures(spec.workload.metric, spec.telemetry.count), levels, source)
     except GoalError as e:
         raise SpecError(str(e)) from None
 

@@ -9,7 +9,9 @@ with that reason.
 
 from __future__ import annotations
 
+import os
 import platform
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,10 +29,18 @@ HARDWARE_EVENTS = (
 )
 DEFAULT_INTERVAL = "10ms"
 PLATFORMS = {("Linux", "x86_64"): "linux-x64", ("Linux", "aarch64"): "linux-arm64"}
+# Where libasyncProfiler.so is, instead of build/async-profiler (a missing file: async-profiler cannot load,
+# and trials fall back to JFR's execution samples; docs/profile.md).
+LIBRARY_ENV = "JVMLAB_ASYNC_PROFILER"
+CONVERTER = "jfr-converter.jar"
 
 
 class ProfilerMissingError(JvmLabError):
     """async-profiler's library is not where `make profiler` puts it, or not built for this platform."""
+
+
+class ConverterMissingError(ProfilerMissingError):
+    """jfr-converter.jar is not where `make profiler` puts it: JFR recordings cannot be read."""
 
 
 @dataclass(frozen=True)
@@ -46,9 +56,25 @@ class Sampling:
     def unit(self) -> str:
         return {"alloc": "bytes", "lock": "ns"}.get(self.event, "samples")
 
+    @property
+    def label(self) -> str:
+        """`cpu 10ms (perf_events software clock: no hardware counters here)`, `alloc 512k`: for notes."""
+        why = {
+            "cpu": " (perf_events software clock: no hardware counters here)",
+            "itimer": " (itimer: perf_events is closed here)",
+        }
+        if self.event == "lock":
+            return "lock (every contended monitor)"
+        return f"{self.asked} {self.interval}{why.get(self.event, '')}"
+
 
 def library(root: Path | None = None) -> Path:
-    """libasyncProfiler.so for this platform."""
+    """libasyncProfiler.so for this platform ($JVMLAB_ASYNC_PROFILER when set)."""
+    given = os.environ.get(LIBRARY_ENV)
+    if given:
+        if not Path(given).is_file():
+            raise ProfilerMissingError(f"{given} ({LIBRARY_ENV}) is missing")
+        return Path(given)
     key = (platform.system(), platform.machine())
     folder = PLATFORMS.get(key)
     if folder is None:
@@ -58,6 +84,14 @@ def library(root: Path | None = None) -> Path:
     path = (root or build_dir() / "async-profiler") / folder / "libasyncProfiler.so"
     if not path.is_file():
         raise ProfilerMissingError(f"{path} is missing: run `make profiler` (it fetches async-profiler)")
+    return path
+
+
+def converter(root: Path | None = None) -> Path:
+    """async-profiler's jfr-converter.jar (`make profiler`): JFR recordings to collapsed stacks."""
+    path = (root or build_dir() / "async-profiler") / CONVERTER
+    if not path.is_file():
+        raise ConverterMissingError(f"{path} is missing: run `make profiler` (it fetches jfr-converter)")
     return path
 
 
@@ -92,13 +126,41 @@ def sampling(event: str, interval: str | None = None) -> Sampling:
 
 
 def option_string(s: Sampling, output: Path, *, action: str = "start") -> str:
-    """`start,event=cpu,interval=10ms,file=out.collapsed,collapsed,ann` (annotated frames: Java / kernel)."""
+    """`start,event=cpu,interval=10ms,file=out.collapsed,collapsed,ann,dot,norm` (annotated frames: Java /
+    kernel; dotted class names, as Java writes them; one name for a lambda in every run, so that profiles
+    of different runs line up); alloc and lock weighted by bytes and ns (`total`), not by samples."""
     rate = f"alloc={s.interval}" if s.event == "alloc" else f"interval={s.interval}"
     event = "" if s.event == "alloc" else f"event={s.event},"
     if s.event == "lock":
         event, rate = "lock=0,", ""
-    parts = [action, f"{event}{rate}".strip(","), f"file={output}", "collapsed", "ann"]
+    total = "total" if s.event in ("alloc", "lock") else ""
+    parts = [action, f"{event}{rate}".strip(","), f"file={output}", "collapsed", total, "ann", "dot", "norm"]
     return ",".join(p for p in parts if p)
+
+
+def stop_string(s: Sampling, output: Path) -> str:
+    """`stop,file=out.collapsed,collapsed,ann,dot,norm`: the stop that writes what `option_string` started."""
+    total = ",total" if s.event in ("alloc", "lock") else ""
+    return f"stop,file={output},collapsed{total},ann,dot,norm"
+
+
+def session_options(samplings: Sequence[Sampling], output: Path, *, action: str = "start") -> str:
+    """One session for several events, written as JFR (one collapsed file holds one event):
+    `start,event=cpu,interval=10ms,wall=10ms,alloc=512k,lock=0,file=profile.jfr,jfr`. async-profiler 4.1
+    takes one CPU-time engine (cpu or itimer) with wall, alloc and lock beside it."""
+    by_event = {s.event: s for s in samplings}
+    parts = [action]
+    timer = by_event.get("cpu") or by_event.get("itimer")
+    if timer is not None:
+        parts.append(f"event={timer.event},interval={timer.interval}")
+    if "wall" in by_event:
+        wall = by_event["wall"].interval
+        parts.append(f"wall={wall}" if timer is not None else f"event=wall,interval={wall}")
+    if "alloc" in by_event:
+        parts.append(f"alloc={by_event['alloc'].interval}")
+    if "lock" in by_event:
+        parts.append("lock=0")
+    return ",".join([*parts, f"file={output}", "jfr"])
 
 
 def agentpath(s: Sampling, output: Path, root: Path | None = None) -> str:

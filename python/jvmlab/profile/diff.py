@@ -110,7 +110,7 @@ def frame_changes(
                 ci_low=None if ci_low is None else float(ci_low[i]),
                 ci_high=None if ci_high is None else float(ci_high[i]),
                 q_value=qv,
-                significant=qv is not None and qv < alpha and abs(change[i]) > 0,
+                significant=bool(qv is not None and qv < alpha and abs(change[i]) > 0),
             )
         )
     return sorted(rows, key=lambda r: abs(r.change_total), reverse=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from jvmlab.errors import InputError, JvmLabError, UsageError
 from jvmlab.jdk.model import Jdk
-from jvmlab.profile.agent import Sampling, agentpath, library, option_string
+from jvmlab.profile.agent import Sampling, agentpath, library, option_string, stop_string
 from jvmlab.profile.collapsed import read_collapsed
 from jvmlab.profile.model import Profile
 
@@ -63,11 +63,32 @@ def load(output: Path, s: Sampling, what: str) -> Profile:
     return Profile(profile.event, profile.stacks, profile.unit, profile.source, s.interval)
 
 
-def agent_command(pid: int, options: str, installed: Sequence[Jdk] = ()) -> None:
-    """`jcmd PID JVMTI.agent_load libasyncProfiler.so "options"`; a refusal is a ProfileError."""
-    from jvmlab.jdk.attach import check_pid, jcmd, jcmd_for
+def check_jvm(pid: int) -> None:
+    """A UsageError naming --pid for a process that does not exist, is not a JVM, or is a JVM started with
+    attach disabled: said at once, rather than after jcmd's 10 s wait for an answer that never comes."""
+    from jvmlab.jdk.attach import check_pid
 
     check_pid(pid)
+    try:
+        maps = Path(f"/proc/{pid}/maps").read_text(errors="replace")
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return  # another user's process: jcmd says why it cannot attach
+    name = Path(argv[0].decode(errors="replace")).name if argv and argv[0] else "?"
+    if "libjvm.so" not in maps:
+        raise UsageError(f"--pid {pid}: not a JVM ({name}: no libjvm.so in its memory)")
+    if b"-XX:+DisableAttachMechanism" in argv:
+        raise UsageError(
+            f"--pid {pid}: this JVM refuses attach (started with -XX:+DisableAttachMechanism): restart it "
+            "without that flag, or profile it from its start: jvmlab profile -- java ..."
+        )
+
+
+def agent_command(pid: int, options: str, installed: Sequence[Jdk] = ()) -> None:
+    """`jcmd PID JVMTI.agent_load libasyncProfiler.so "options"`; a refusal is a ProfileError."""
+    from jvmlab.jdk.attach import jcmd, jcmd_for
+
+    check_jvm(pid)
     # Quoted: jcmd's own parser would read `start,event=cpu` as the argument `start,event` = `cpu`.
     said = jcmd(jcmd_for(pid, installed), pid, "JVMTI.agent_load", str(library()), f'"{options}"')
     code = said.strip().rsplit("return code:", 1)[-1].strip() if "return code:" in said else "0"
@@ -83,7 +104,7 @@ def profile_pid(
     try:
         time.sleep(seconds)
     finally:
-        agent_command(pid, f"stop,file={output},collapsed,ann", installed)
+        agent_command(pid, stop_string(s, output), installed)
     if output.is_file() and output.stat().st_size == 0:
         raise InputError(str(output), f"the profiler recorded nothing in {seconds:g} s (is the JVM idle?)")
     return load(output, s, f"attached to {pid}")

@@ -179,7 +179,7 @@ def compare_experiment(
     if baseline is not None:
         spec = spec.model_copy(update={"compare": spec.compare.model_copy(update={"baseline": baseline})})
     metric = spec.workload.metric
-    table = measures(metric)
+    table = measures(metric, spec.telemetry.count)
     ordered = sorted(trials, key=lambda t: (t.jdk, t.flag_set, t.position))
     by_variant: dict[str, list[TrialRow]] = {}
     for t in ordered:
@@ -236,7 +236,7 @@ def _warnings(
     P99 latency at the highest level."""
     ok = [t for t in trials if t.state == OK]
     metric = spec.workload.metric
-    table = measures(metric)
+    table = measures(metric, spec.telemetry.count)
     if spec.load is not None:
         top = len(spec.load.levels) - 1
         read = table["p99_ms"].of_level

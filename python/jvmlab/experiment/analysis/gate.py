@@ -91,7 +91,7 @@ def _regressions(
             status, message = (
                 (PASS, f"{c.measures[m].label}: 0 here and in {theirs}")
                 if both_zero
-                else _regression(c, m, change, threshold, theirs)
+                else judge_regression(c, m, change, threshold, theirs)
             )
             out.append(Check(REGRESSIONS, block.level, variant, m, status, message))
     return out
@@ -102,9 +102,11 @@ def _measured(block: Block, measure: str, variant: str) -> bool:
     return cell is not None and cell.estimate.n > 0
 
 
-def _regression(
+def judge_regression(
     c: Comparison, measure: str, change: Change, threshold: float, theirs: str
 ) -> tuple[str, str]:
+    """(status, message) of one measure's change against `theirs`: FAIL when significantly worse beyond
+    `threshold` percent."""
     m = c.measures[measure]
     if change.percent is None:
         return NO_DATA, f"{m.label}: no change to measure against {theirs}"

@@ -25,7 +25,10 @@ _OPS: dict[str, Callable[[float, float], bool]] = {
     ">=": operator.ge,
     ">": operator.gt,
 }
-_GOAL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<=|>=|<|>)\s*([+-]?[0-9]+(?:\.[0-9]+)?)\s*(%?)\s*$")
+# A measure is a name, or `calls:PATTERN` (a counted method: dots, `$`, `*`, `<init>`).
+_GOAL = re.compile(
+    r"^\s*([A-Za-z_][A-Za-z0-9_]*(?::\S+?)?)\s*(<=|>=|<|>)\s*([+-]?[0-9]+(?:\.[0-9]+)?)\s*(%?)\s*$"
+)
 
 
 class GoalError(JvmLabError):
@@ -123,6 +126,11 @@ def check_goals(
                 goal = parse_goal(text)
             except GoalError as e:
                 raise GoalError(f"{source}: goals.{key}: {e}") from None
+            if goal.measure not in measures and goal.measure.startswith("calls:"):
+                raise GoalError(
+                    f"{source}: goals.{key}: {goal.measure!r} is not a measure: add "
+                    f"{goal.measure.removeprefix('calls:')!r} to telemetry.count to count its calls"
+                )
             if goal.measure not in measures:
                 known = ", ".join(measures)
                 raise GoalError(f"{source}: goals.{key}: {goal.measure!r} is not a measure; known: {known}")

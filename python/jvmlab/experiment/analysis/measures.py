@@ -7,11 +7,11 @@ given in MiB here (`rss_peak_mb`: mebibytes, 2^20 bytes, the unit of -Xmx512m).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from jvmlab.experiment.analysis.results import FIGURES, LEVEL_FIGURES
+from jvmlab.experiment.analysis.results import CALLS, FIGURES, LEVEL_FIGURES, calls_of
 
 if TYPE_CHECKING:
     from jvmlab.experiment.spec import Metric
@@ -125,9 +125,21 @@ MEASURES: tuple[Measure, ...] = (
 )
 
 
-def measures(metric: Metric | None) -> dict[str, Measure]:
+def calls_measure(pattern: str) -> Measure:
+    """The calls of a counted method ([telemetry] count) in a trial's measured window, `calls:PATTERN`.
+    Fewer is better: the counted methods are the suspects of a slowdown (a full TLS handshake per connection,
+    a resize per insert); a goal bounds them either way."""
+
+    def read(t: Any) -> float | None:
+        return calls_of(t, pattern)
+
+    return Measure(CALLS + pattern, f"calls to {pattern}", "calls", LOWER, read)
+
+
+def measures(metric: Metric | None, counted: Sequence[str] = ()) -> dict[str, Measure]:
     """Every measure by name: the workload's own metric first (under its name in the spec, and its steady
-    state as `metric_steady`), then MEASURES."""
+    state as `metric_steady`), then MEASURES, then `calls:PATTERN` of each counted method (`counted`: the
+    spec's [telemetry] count, whose measures depend on the spec like the metric's)."""
     out: dict[str, Measure] = {}
     if metric is not None:
         unit = metric.unit
@@ -137,4 +149,29 @@ def measures(metric: Metric | None) -> dict[str, Measure]:
         out[STEADY] = Measure(STEADY, f"{label}, steady state", unit, better)
     for m in MEASURES:
         out.setdefault(m.name, m)  # the workload's metric keeps its name
+    for pattern in counted:
+        out[CALLS + pattern] = calls_measure(pattern)
     return out
+
+
+# The headline measures of a comparison: the whole run's, and those of load levels.
+RUN_MEASURES = ("young_gc_per_min", "full_gc_count", "pause_p99_ms", "gc_overhead_percent", "rss_peak_mb")
+LEVEL_MEASURES = (
+    "throughput_rps",
+    "p99_ms",
+    "service_p99_ms",
+    "p95_ms",
+    "young_gc_per_min",
+    "full_gc_per_min",
+    "pause_ms_per_min",
+    "rss_peak_mb",
+)
+
+
+def headline_measures(metric: str | None, has_levels: bool, known: Collection[str]) -> list[str]:
+    """The workload metric (mean, steady state) first, then the GC and process headline figures; with load
+    levels, throughput, latency and GC per minute."""
+    if has_levels:
+        return [m for m in LEVEL_MEASURES if m in known]
+    head = [metric, STEADY] if metric else ["elapsed_s"]
+    return head + list(RUN_MEASURES) + [m for m in known if m.startswith(CALLS)]

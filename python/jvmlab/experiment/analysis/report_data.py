@@ -13,8 +13,10 @@ from jvmlab.advise import Advice
 from jvmlab.errors import UsageError
 from jvmlab.experiment.analysis.advice import experiment_advice
 from jvmlab.experiment.analysis.comparison import Comparison, stored_comparison
+from jvmlab.experiment.analysis.profiles import events_of, safe_variant_profiles
 from jvmlab.experiment.storage import OK, ExperimentRow, LevelRow, Store, TrialRow
 from jvmlab.metrics.summary import GcSummary
+from jvmlab.profile.model import Profile, merge
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,16 @@ class GcEvidence:
 
 
 @dataclass(frozen=True)
+class VariantProfile:
+    """One event's profiles of a variant's successful trials, merged stack by stack (their sum)."""
+
+    variant: str
+    event: str
+    merged: Profile
+    trials: int  # profiles merged
+
+
+@dataclass(frozen=True)
 class ReportData:
     experiment: ExperimentRow
     comparison: Comparison
@@ -39,6 +51,7 @@ class ReportData:
     levels: dict[int, list[LevelRow]]
     gc_logs: list[GcEvidence] = field(default_factory=list)
     advice: list[Advice] = field(default_factory=list)  # per variant (jvmlab advise EXPERIMENT)
+    profiles: list[VariantProfile] = field(default_factory=list)  # per event, then variant
 
 
 def gc_evidence(variant: str, trial_key: str, path: str) -> GcEvidence:
@@ -75,7 +88,19 @@ def report_data(
         store.levels(t.id for t in trials),
         [gc_evidence(v.variant, *first[v.variant]) for v in c.variants if v.variant in first],
         advice_of(store, exp),
+        profiles_of(store, exp, [v.variant for v in c.variants]),
     )
+
+
+def profiles_of(store: Store, exp: ExperimentRow, variants: list[str]) -> list[VariantProfile]:
+    """Per profiled event, then variant (in the comparison's order), the merged profile of its trials."""
+    out = []
+    for event in events_of(exp):
+        for variant in variants:
+            found = safe_variant_profiles(store, exp.id, variant, event)
+            if found and sum(p.total for p in found):
+                out.append(VariantProfile(variant, event, merge(found), len(found)))
+    return out
 
 
 def advice_of(store: Store, exp: ExperimentRow) -> list[Advice]:

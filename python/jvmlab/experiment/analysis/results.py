@@ -67,6 +67,9 @@ class VariantResult:
     reasons: list[str]
     figures: dict[str, Figure] = field(default_factory=dict)
     timeline: Timeline | None = None
+    # What the trials' profiles are (or why there are none): one line when every trial agrees, else one
+    # per trial ("#2: ..."); empty when no profile was asked.
+    profile_notes: list[str] = field(default_factory=list)
 
 
 def _get(d: dict[str, Any] | None, *path: str) -> Any:
@@ -107,6 +110,21 @@ FIGURES: dict[str, Callable[[TrialRow], float | None]] = {
 }
 
 
+# A counted method's figure (and measure): "calls:" + its pattern, the calls in the trial's measured window.
+CALLS = "calls:"
+
+
+def calls_of(t: Any, pattern: str) -> float | None:
+    """The calls a trial counted of `pattern` ([telemetry] count); None when it did not count them."""
+    return _get(getattr(t, "counts", None), "calls", pattern, "invocations")
+
+
+def call_figures(trials: Sequence[TrialRow]) -> dict[str, Figure]:
+    """`calls:PATTERN` -> the mean calls over the trials, for each pattern a trial counted."""
+    patterns = dict.fromkeys(p for t in trials for p in (_get(getattr(t, "counts", None), "calls") or {}))
+    return {CALLS + p: Figure.of([calls_of(t, p) for t in trials]) for p in patterns}
+
+
 def _cpu(t: TrialRow) -> float | None:
     user, system = _get(t.process, "cpu_user_s"), _get(t.process, "cpu_system_s")
     return None if user is None or system is None else user + system
@@ -134,16 +152,34 @@ def variant_results(
             states[t.state] = states.get(t.state, 0) + 1
         reasons = sorted({t.reason for t in rows if t.state != OK and t.reason})
         figures = {name: Figure.of([read(t) for t in ok]) for name, read in FIGURES.items()}
+        figures |= call_figures(ok)
         timeline = None
         if metric_series is not None:
             timeline = Timeline.of([since_ready(t, metric_series.get(t.id, [])) for t in ok])
         first = rows[0]
         out.append(
             VariantResult(
-                variant, first.jdk, first.flag_set, len(rows), len(ok), states, reasons, figures, timeline
+                variant,
+                first.jdk,
+                first.flag_set,
+                len(rows),
+                len(ok),
+                states,
+                reasons,
+                figures,
+                timeline,
+                profile_notes(rows),
             )
         )
     return out
+
+
+def profile_notes(trials: Sequence[TrialRow]) -> list[str]:
+    """The trials' profile notes: the one note when they agree, else `#REPETITION: note` per trial."""
+    noted = [t for t in trials if t.profile_note]
+    if len({t.profile_note for t in noted}) <= 1:
+        return [noted[0].profile_note] if noted and noted[0].profile_note else []
+    return [f"#{t.repetition}" + (f" @ {t.level}" if t.level else "") + f": {t.profile_note}" for t in noted]
 
 
 @dataclass(frozen=True)

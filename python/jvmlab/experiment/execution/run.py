@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from jvmlab import host
 from jvmlab.errors import InputError, JvmLabError, os_error_reason
 from jvmlab.experiment.execution import interrupt
+from jvmlab.experiment.execution.counting import check_counting
 from jvmlab.experiment.execution.planner import PlannedTrial, Variant, plan, variants
 from jvmlab.experiment.execution.trial import TrialSetup, run_trial
 from jvmlab.experiment.spec import ExperimentSpec
@@ -102,6 +103,7 @@ def make_plan(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> 
         raise JvmLabError(
             f"matrix.jdks = {spec.matrix.jdks}: no JDK matches; `jvmlab jdks` lists what is installed"
         )
+    check_counting(spec, jdks.values())  # what a JDK cannot count is refused before anything runs
     applies = _flag_set_jdks(spec, jdks, resolve)
     all_variants = [v for v in variants(list(jdks), _flag_lists(spec)) if v.jdk in applies[v.flag_set]]
     checked: dict[tuple[str, str], FlagVerdict] = {}

@@ -25,8 +25,9 @@ from typing import Any
 from jvmlab.errors import InputError, JvmLabError, os_error_reason
 from jvmlab.experiment.execution import interrupt, levels, telemetry
 from jvmlab.experiment.execution.command import build_argv, fill
+from jvmlab.experiment.execution.counting import Counting, start_counting
 from jvmlab.experiment.execution.process import end_tree, spawn
-from jvmlab.experiment.execution.profiling import start_profiling
+from jvmlab.experiment.execution.profiling import Profiling, start_profiling
 from jvmlab.experiment.execution.sampler import ProcessSampler
 from jvmlab.experiment.execution.watch import Watch, pump, tail
 from jvmlab.experiment.spec import ExperimentSpec, Load, Metric
@@ -87,12 +88,13 @@ def prepare(spec: ExperimentSpec, setup: TrialSetup) -> Launch:
         where = e.filename or setup.run_dir
         raise InputError(str(where), f"cannot make the trial's folder: {os_error_reason(e)}") from None
     gc_log = setup.run_dir / "gc.log" if spec.telemetry.gc_log else None
-    jfr = setup.run_dir / "recording.jfr" if spec.telemetry.jfr else None
+    jfr = setup.run_dir / "recording.jfr" if spec.telemetry.jfr or spec.telemetry.jfr_events else None
     jvm_opts = list(setup.flags)
     if gc_log is not None:
         jvm_opts += telemetry.gc_log_flags(setup.jdk_major, gc_log, vm=setup.jdk_vm)
     if jfr is not None:
-        jvm_opts += telemetry.jfr_flags(jfr)
+        settings = telemetry.jfr_settings(spec.telemetry.jfr_events, setup.jdk_home, setup.run_dir)
+        jvm_opts += telemetry.jfr_flags(jfr, settings)
     values = {
         "java": str(setup.java),
         "workdir": str(workdir),
@@ -321,10 +323,17 @@ def run_trial(
     stopped_by_us = False
     level_runs: list[levels.LevelRun] = []
     profiling = None
+    counting: Counting | None = None
     try:
         ended = running.until_ready()
         if ended is None and proc.poll() is None and spec.telemetry.profile is not None:
-            profiling = start_profiling(spec.telemetry.profile, proc.pid, setup.run_dir)
+            profiling = start_profiling(
+                spec.telemetry.profile, proc.pid, setup.run_dir, setup.java, setup.jdk_major
+            )
+        if ended is None and proc.poll() is None and spec.telemetry.count:
+            counting = start_counting(
+                spec.telemetry.count, proc.pid, setup.jdk_major, setup.jdk_home, setup.run_dir
+            )
         if ended is None and proc.poll() is None:
             if spec.load is not None:
                 level_runs, ended = running.load_levels(spec.load, setup.level)
@@ -332,6 +341,8 @@ def run_trial(
             else:
                 ended, stopped_by_us = running.until_stop()
     finally:
+        if counting is not None:
+            counting.stop(alive=proc.poll() is None)
         if profiling is not None and proc.poll() is None:
             profiling.stop()
         end_tree(proc)
@@ -351,10 +362,14 @@ def run_trial(
         shutil.rmtree(launch.workdir, ignore_errors=True)
     else:
         artifacts["workdir"] = str(launch.workdir)
-    profile = profiling.output if profiling is not None else None
-    for kind, path in (("gc_log", launch.gc_log), ("jfr", launch.jfr), ("profile", profile)):
+    for kind, path in (("gc_log", launch.gc_log), ("jfr", launch.jfr)):
         if path is not None and path.exists():
             artifacts[kind] = str(path)
+    if profiling is not None:
+        artifacts.update(profiling.collect())
+    counts = counting.result() if counting is not None else None
+    if counting is not None and counting.output is not None and counting.output.is_file():
+        artifacts["counts"] = str(counting.output)
     ready = watch.ready_at
     return TrialOutcome(
         state=state,
@@ -370,7 +385,18 @@ def run_trial(
         artifacts=artifacts,
         argv=launch.argv,
         levels=_level_outcomes(level_runs, launch, t0_unix, series) if spec.load is not None else None,
+        profile_note=_profile_note(spec, profiling),
+        counts=counts,
     )
+
+
+def _profile_note(spec: ExperimentSpec, profiling: Profiling | None) -> str | None:
+    """The trial's profile note; None when no profile was asked."""
+    if not spec.telemetry.profile:
+        return None
+    if profiling is None:
+        return "no profile: the trial ended before its workload was ready"
+    return profiling.note
 
 
 def _level_outcomes(

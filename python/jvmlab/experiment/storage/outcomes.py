@@ -39,3 +39,6 @@ class TrialOutcome:
     artifacts: dict[str, str] | None = None
     argv: list[str] | None = None
     levels: list[LevelOutcome] | None = None
+    profile_note: str | None = None  # what the profile is, or why there is none (None: none was asked)
+    # [telemetry] count: backend, window_s and per pattern its invocations (or an error)
+    counts: dict[str, Any] | None = None

@@ -178,9 +178,11 @@ class Store:
             t.state, t.reason, t.ended_at = outcome.state, outcome.reason, time.time()
             t.elapsed_s, t.ready_s, t.exit_code = outcome.elapsed_s, outcome.ready_s, outcome.exit_code
             t.stderr_tail = outcome.stderr_tail
+            t.profile_note = outcome.profile_note
             if outcome.argv is not None:
                 t.argv = list(outcome.argv)
             t.metric, t.process, t.gc = (_json_safe(v) for v in (outcome.metric, outcome.process, outcome.gc))
+            t.counts = _json_safe(outcome.counts)
             for series, points in (outcome.series or {}).items():
                 s.add_all(SampleRow(trial_id=trial_id, series=series, t_s=t_s, value=v) for t_s, v in points)
             for kind, path in (outcome.artifacts or {}).items():

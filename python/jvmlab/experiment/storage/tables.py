@@ -65,6 +65,11 @@ class TrialRow(Base):
     metric: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     process: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     gc: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    # [telemetry] count: calls of the counted methods in the measured window (profile/counting.py)
+    counts: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    # What the trial's profile is, in one line ("async-profiler cpu 10ms (...)", "JFR execution samples:
+    # async-profiler could not load: ...", "no profile: ..."); None: no profile was asked.
+    profile_note: Mapped[str | None] = mapped_column(Text, default=None)
     experiment: Mapped[ExperimentRow] = relationship(back_populates="trials")
 
 

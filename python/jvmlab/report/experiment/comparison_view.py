@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from jvmlab.errors import UsageError
 from jvmlab.experiment.analysis.comparison import Block, Cell, Comparison, VariantInfo
-from jvmlab.experiment.analysis.measures import STEADY, Measure
+from jvmlab.experiment.analysis.measures import Measure, headline_measures
 from jvmlab.report import units
 from jvmlab.stats import FLAT
 from jvmlab.stats.steady import SHORTEST_SERIES
@@ -25,17 +25,6 @@ LEGEND = (
     "mean ± 95% CI half-width (bootstrap), then the change against the baseline: ▲ significantly better, "
     "▼ significantly worse, ~ no significant difference (Welch's t-test, Benjamini-Hochberg q < {alpha:g}); "
     "no mark: one repetition on a side, nothing to test"
-)
-RUN_MEASURES = ("young_gc_per_min", "full_gc_count", "pause_p99_ms", "gc_overhead_percent", "rss_peak_mb")
-LEVEL_MEASURES = (
-    "throughput_rps",
-    "p99_ms",
-    "service_p99_ms",
-    "p95_ms",
-    "young_gc_per_min",
-    "full_gc_per_min",
-    "pause_ms_per_min",
-    "rss_peak_mb",
 )
 
 
@@ -145,10 +134,7 @@ def column_label(m: Measure) -> str:
 def default_measures(c: Comparison) -> list[str]:
     """The workload metric (mean, steady state) first, then the GC and process headline figures; with load
     levels, throughput, latency and GC per minute."""
-    if any(b.level is not None for b in c.blocks):
-        return [m for m in LEVEL_MEASURES if m in c.measures]
-    head = [c.metric, STEADY] if c.metric else ["elapsed_s"]
-    return head + list(RUN_MEASURES)
+    return headline_measures(c.metric, any(b.level is not None for b in c.blocks), c.measures)
 
 
 def table_view(c: Comparison, block: Block, names: Sequence[str]) -> TableView:

@@ -24,6 +24,7 @@ from jvmlab.report.advice.html import findings_section
 from jvmlab.report.advice.verification import verification_section
 from jvmlab.report.experiment.comparison_view import ComparisonView, TableView, comparison_view
 from jvmlab.report.html.charts import Series, bar_chart, line_chart
+from jvmlab.report.html.flamegraph import flamegraph_block
 from jvmlab.report.html.page import Block, Cell, Chart, Column, KeyValues, Links, Page, Section, Table, Text
 from jvmlab.verify import RecommendationResult
 
@@ -371,6 +372,33 @@ def gc_sections(d: ReportData) -> list[Section]:
     return out
 
 
+# Profiles ----------------------------------------------------------------------------------------------
+
+PROFILE_MAX_NODES = 20_000  # per flame graph: a report holds one per variant and event
+
+
+def profiles_section(d: ReportData) -> Section:
+    """Per profiled event, a flame graph per variant: its trials' profiles merged (their sum)."""
+    children = []
+    for event in dict.fromkeys(p.event for p in d.profiles):
+        blocks: list[Block] = []
+        for i, p in enumerate((p for p in d.profiles if p.event == event), start=1):
+            title = f"{p.variant}: {event}, {p.trials} trial{'s' if p.trials != 1 else ''} merged"
+            blocks.append(
+                flamegraph_block(f"flame-{event}-{i}", title, p.merged, max_nodes=PROFILE_MAX_NODES)
+            )
+        children.append(Section(f"profiles-{event}", f"{event} profiles", tuple(blocks)))
+    note = Text(
+        (
+            "Each variant's successful trials' profiles summed stack by stack, from the moment the workload "
+            "was ready; `jvmlab profile diff EXPERIMENT:A EXPERIMENT:B` compares two variants "
+            "(docs/profile.md). Each trial's profile note is in the trials' table.",
+        ),
+        tone="note",
+    )
+    return Section("profiles", "Profiles per variant", (note,), tuple(children))
+
+
 # Trials ------------------------------------------------------------------------------------------------
 
 
@@ -381,6 +409,7 @@ def _href(path: str, base: Path | None) -> str:
 
 
 def trials_section(d: ReportData, base: Path | None) -> Section:
+    profiled = any(t.profile_note for t in d.trials)
     rows = []
     for t in sorted(d.trials, key=lambda t: t.position):
         status = "" if t.state == OK else "fail"
@@ -392,11 +421,13 @@ def trials_section(d: ReportData, base: Path | None) -> Section:
                 Cell(t.state, status),  # type: ignore[arg-type]
                 Cell(units.seconds(t.elapsed_s)),
                 Cell(t.reason or ""),
+                *((Cell(t.profile_note or ""),) if profiled else ()),
             )
         )
-    columns = (Column("#", numeric=True), Column("variant"), Column("repetition"), Column("state"))
+    columns: tuple[Column, ...] = (Column("#", numeric=True), Column("variant"), Column("repetition"))
+    columns += (Column("state"), Column("time", numeric=True), Column("reason"))
     table = Table(
-        columns + (Column("time", numeric=True), Column("reason")), tuple(rows), caption="trials in run order"
+        columns + ((Column("profile"),) if profiled else ()), tuple(rows), caption="trials in run order"
     )
     links = [
         (f"{t.key}: {kind}", _href(path, base))
@@ -447,6 +478,8 @@ def experiment_page(
         sections.append(Section("findings", "Findings per variant", (note,), found))
     if d.gc_logs:
         sections.append(Section("gc", "GC per variant", (), tuple(gc_sections(d))))
+    if d.profiles:
+        sections.append(profiles_section(d))
     sections.append(trials_section(d, None if output is None else output.resolve().parent))
     return Page(
         title=f"jvmlab: {c.name}",

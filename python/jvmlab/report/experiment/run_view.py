@@ -12,7 +12,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from jvmlab.experiment.analysis.results import Figure, LevelResult, VariantResult
+from jvmlab.experiment.analysis.results import CALLS, Figure, LevelResult, VariantResult
 from jvmlab.report import units
 from jvmlab.report.sparkline import sparkline
 
@@ -133,7 +133,28 @@ def results_renderable(title: str, results: Sequence[VariantResult], metric: Any
         row += [_cell(f[c.figure], c.fmt, spread=c.spread) for c in RESULT_COLUMNS]
         table.add_row(*row)
         notes += [Text(f"{r.variant}: {reason}", style="red") for reason in r.reasons]
-    return Group(Text(title, style="bold"), table, *notes)
+        notes += [Text(f"{r.variant}: profile: {note}", style="dim") for note in r.profile_notes]
+    calls = calls_table(results)
+    return Group(Text(title, style="bold"), table, *notes, *([calls] if calls is not None else []))
+
+
+def calls_table(results: Sequence[VariantResult]) -> Table | None:
+    """The counted methods' calls in the measured window ([telemetry] count): per variant the mean over its
+    successful trials, ± the coefficient of variation; None when nothing was counted."""
+    names = list(dict.fromkeys(n for r in results for n in r.figures if n.startswith(CALLS)))
+    if not names:
+        return None
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_justify="left")
+    table.title = "calls counted from readiness to the end (mean per trial)"
+    table.add_column("JDK", no_wrap=True)
+    table.add_column("flags", no_wrap=True)
+    for name in names:
+        table.add_column(name.removeprefix(CALLS), justify="right", overflow="fold")
+    missing = Figure(None, None, 0)
+    for r in results:
+        cells = [_cell(r.figures.get(n, missing), _fixed(0), spread=True) for n in names]
+        table.add_row(r.jdk, r.flag_set, *cells)
+    return table
 
 
 def timeline_renderable(results: Sequence[VariantResult], metric: Any) -> RenderableType | None:

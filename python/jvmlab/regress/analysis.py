@@ -1,0 +1,317 @@
+"""The reading of a regress experiment: did the new side regress (each headline measure against the base,
+judged as `jvmlab gate` judges), where (the frames whose share of the CPU profile changed, with a CI over
+the trials), what else differs (the flags in force, JFR event counts per trial), and which known JDK
+changes fit that evidence (hints.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.stats
+
+from jvmlab.experiment.analysis.comparison import Cell, Comparison, stored_comparison
+from jvmlab.experiment.analysis.gate import DEFAULT_THRESHOLD_PERCENT, judge_regression
+from jvmlab.experiment.analysis.goals import FAIL, INCONCLUSIVE, NO_DATA
+from jvmlab.experiment.analysis.measures import headline_measures
+from jvmlab.experiment.analysis.results import CALLS
+from jvmlab.experiment.storage import OK, Store, TrialRow
+from jvmlab.profile.diff import FrameChange, frame_changes
+from jvmlab.profile.model import Profile
+from jvmlab.regress.hints import EventDelta, HintMatch, match_hints
+from jvmlab.regress.plan import Side
+from jvmlab.stats import Change, Estimate, relative_change
+
+EXIT_NO_REGRESSION, EXIT_REGRESSED = 0, 1
+RESAMPLES = 2000  # bootstrap resamples of the event counts' trials
+# Event types shown when they differ; the counters of a run, not its configuration or periodic samples.
+COUNTED_EVENTS = (
+    "jdk.TLSHandshake",
+    "jdk.X509Validation",
+    "jdk.X509Certificate",
+    "jdk.ClassLoad",
+    "jdk.ClassDefine",
+    "jdk.Deoptimization",
+    "throwables",
+    "jdk.JavaErrorThrow",
+    "jdk.SafepointBegin",
+    "jdk.GarbageCollection",
+    "jdk.ThreadStart",
+    "jdk.JavaMonitorEnter",
+    "jdk.JavaMonitorInflate",
+    "jdk.ObjectAllocationOutsideTLAB",
+    "jdk.SecurityPropertyModification",
+)
+
+
+@dataclass(frozen=True)
+class MeasureRow:
+    measure: str
+    label: str
+    unit: str
+    level: str | None
+    base: Estimate
+    new: Estimate
+    status: str  # gate's PASS / FAIL / INCONCLUSIVE / NO_DATA
+    message: str
+    change_percent: float | None
+    ci_low_percent: float | None
+    ci_high_percent: float | None
+    q_value: float | None
+    worse: bool  # the change goes the measure's bad way (significant or not)
+    significant: bool = False
+
+    @property
+    def is_calls(self) -> bool:
+        return self.measure.startswith(CALLS)
+
+
+@dataclass(frozen=True)
+class FlagDiff:
+    name: str
+    base: str | None  # None: the flag does not exist on that side's JDK
+    new: str | None
+
+
+@dataclass(frozen=True)
+class Regression:
+    experiment_id: int
+    name: str
+    base: Side
+    new: Side
+    threshold_percent: float
+    measures: tuple[MeasureRow, ...]
+    frames: tuple[FrameChange, ...]  # every frame of either side, largest change of total share first
+    profiles: tuple[int, int]  # profiles read per side
+    base_profile: Profile | None  # each side's trials merged (for the differential flame graph)
+    new_profile: Profile | None
+    profile_note: str
+    flags: tuple[FlagDiff, ...]
+    events: tuple[EventDelta, ...]
+    event_note: str
+    hints: tuple[HintMatch, ...]
+
+    @property
+    def regressed(self) -> tuple[MeasureRow, ...]:
+        """Measures of performance significantly worse (call counts are evidence, not the verdict)."""
+        return tuple(m for m in self.measures if m.status == FAIL and not m.is_calls)
+
+    @property
+    def inconclusive(self) -> tuple[MeasureRow, ...]:
+        return tuple(m for m in self.measures if m.status == INCONCLUSIVE)
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_REGRESSED if self.regressed else EXIT_NO_REGRESSION
+
+    @property
+    def significant_frames(self) -> tuple[FrameChange, ...]:
+        return tuple(f for f in self.frames if f.significant)
+
+
+def primary_change(c: Comparison, base: Cell, new: Cell) -> Change:
+    """The primary measure's change tested on its own: named before the run, it is one hypothesis, not
+    one of many (its q-value is its p-value), as jvmlab.verify judges a targeted measure."""
+    ch = relative_change(base.values, new.values)
+    significant = None if ch.p_value is None else bool(ch.p_value < c.alpha)
+    return dataclasses.replace(ch, q_value=ch.p_value, significant=significant)
+
+
+def measure_rows(
+    c: Comparison, base: str, new: str, threshold: float, extra: Sequence[str] = ()
+) -> list[MeasureRow]:
+    """Each headline measure of `new` against `base` at each level (or the whole run). The first, the
+    workload's own metric (or throughput at each load level), is the primary measure, tested on its own;
+    the others' q-values are adjusted together (Benjamini-Hochberg), as in `jvmlab compare`."""
+    names = headline_measures(c.metric, any(b.level is not None for b in c.blocks), c.measures)
+    primary = names[0] if names else None
+    names = list(dict.fromkeys([*names, *(m for m in extra if m in c.measures)]))
+    rows = []
+    for block in c.blocks:
+        for name in names:
+            cells = block.cells.get(name, {})
+            b, n = cells.get(base), cells.get(new)
+            if b is None or n is None or n.change is None or b.estimate.n == 0 or n.estimate.n == 0:
+                continue
+            m = c.measures[name]
+            if m.higher_is_better is None:
+                continue
+            if b.estimate.mean == n.estimate.mean == 0:
+                continue
+            ch = primary_change(c, b, n) if name == primary else n.change
+            status, message = judge_regression(c, name, ch, threshold, base)
+            rows.append(
+                MeasureRow(
+                    name,
+                    m.label,
+                    m.unit,
+                    block.level,
+                    b.estimate,
+                    n.estimate,
+                    status,
+                    message,
+                    ch.percent,
+                    ch.ci_low_percent,
+                    ch.ci_high_percent,
+                    ch.q_value,
+                    ch.percent is not None and m.better(ch.percent) is False,
+                    bool(ch.significant),
+                )
+            )
+    return rows
+
+
+def flag_diff(environment: dict, base: str, new: str) -> list[FlagDiff]:
+    """The -XX:+PrintFlagsFinal values that differ between the two variants (ergonomics included)."""
+    checks = environment.get("flag_checks", {})
+    b = checks.get(base, {}).get("flags_final") or {}
+    n = checks.get(new, {}).get("flags_final") or {}
+    names = sorted(set(b) | set(n))
+    return [FlagDiff(k, b.get(k), n.get(k)) for k in names if b.get(k) != n.get(k)]
+
+
+def _bootstrap_change(base: np.ndarray, new: np.ndarray, rng: np.random.Generator) -> Change:
+    """The change of the mean count, with a bootstrap over the trials of each side (as the frames' CI):
+    the 95 % percentile CI of the percent change, and the two-sided bootstrap p of the difference."""
+    percent = None if base.mean() == 0 else float((new.mean() / base.mean() - 1) * 100)
+    if len(base) < 2 or len(new) < 2:
+        return Change(percent, None, None, None, None, None)
+    bi = rng.integers(0, len(base), (RESAMPLES, len(base)))
+    ni = rng.integers(0, len(new), (RESAMPLES, len(new)))
+    b, n = base[bi].mean(axis=1), new[ni].mean(axis=1)
+    diff = n - b
+    p = float(np.clip(2 * min((diff <= 0).mean(), (diff >= 0).mean()), 1 / RESAMPLES, 1.0))
+    low = high = None
+    if percent is not None and (b > 0).all():
+        ratio = (n / b - 1) * 100
+        low, high = float(np.percentile(ratio, 2.5)), float(np.percentile(ratio, 97.5))
+    return Change(percent, low, high, p, p, None)
+
+
+def event_deltas(
+    base: Sequence[dict[str, int]], new: Sequence[dict[str, int]], alpha: float, *, seed: int = 0
+) -> list[EventDelta]:
+    """Per counted event type present on either side: mean count per trial, change, significance (a
+    bootstrap over the trials of each side, Benjamini-Hochberg across the event types)."""
+    names = [e for e in COUNTED_EVENTS if any(c.get(e) for c in [*base, *new])]
+    if not base or not new or not names:
+        return []
+    rng = np.random.default_rng(seed)
+    b = {e: np.array([float(c.get(e, 0)) for c in base]) for e in names}
+    n = {e: np.array([float(c.get(e, 0)) for c in new]) for e in names}
+    changes = {e: _bootstrap_change(b[e], n[e], rng) for e in names}
+    tested = [e for e in names if changes[e].p_value is not None]
+    if tested:
+        q = scipy.stats.false_discovery_control([changes[e].p_value for e in tested], method="bh")
+        for e, qv in zip(tested, q, strict=True):
+            changes[e] = dataclasses.replace(changes[e], q_value=float(qv), significant=bool(qv < alpha))
+    out = [EventDelta(e, float(b[e].mean()), float(n[e].mean()), changes[e]) for e in names]
+    return sorted(out, key=lambda d: (not d.changed, -abs(d.change.percent or 0.0)))
+
+
+def call_deltas(rows: Sequence[MeasureRow]) -> list[EventDelta]:
+    """The counted methods' calls per trial (`calls:PATTERN` measures), as evidence beside JFR events."""
+    return [
+        EventDelta(
+            m.measure,
+            m.base.mean or 0.0,
+            m.new.mean or 0.0,
+            Change(
+                m.change_percent, m.ci_low_percent, m.ci_high_percent, m.q_value, m.q_value, m.significant
+            ),
+        )
+        for m in rows
+        if m.is_calls and m.level is None
+    ]
+
+
+def _jfr_tool() -> Path | None:
+    """The newest installed JDK's `jfr` (a newer tool reads older recordings)."""
+    from jvmlab.jdk.discovery import installed_jdks
+
+    tools = sorted((j for j in installed_jdks() if j.has_jfr_tool), key=lambda j: j.major, reverse=True)
+    return tools[0].jfr if tools else None
+
+
+def trial_events(store: Store, trials: Sequence[TrialRow]) -> tuple[list[dict[str, int]], str]:
+    """JFR event counts of each trial with a recording; a note when some could not be read."""
+    from jvmlab.errors import JvmLabError
+    from jvmlab.jfr.events import event_counts
+
+    tool = _jfr_tool()
+    if tool is None:
+        return [], "no installed JDK has the jfr tool to read the recordings: no event counts"
+    counts, problems = [], []
+    for t in trials:
+        path = store.artifacts(t.id).get("jfr")
+        if not path or not Path(path).is_file():
+            problems.append(f"trial {t.key}: no recording")
+            continue
+        try:
+            counts.append(event_counts(Path(path), tool))
+        except JvmLabError as e:
+            problems.append(f"trial {t.key}: {e}")
+    return counts, "; ".join(problems)
+
+
+def _profiles(store: Store, experiment_id: int, variant: str) -> list[Profile]:
+    from jvmlab.experiment.analysis.profiles import safe_variant_profiles
+
+    return safe_variant_profiles(store, experiment_id, variant, "cpu")
+
+
+def analyse(
+    store: Store,
+    experiment_id: int,
+    base: Side,
+    new: Side,
+    *,
+    threshold_percent: float = DEFAULT_THRESHOLD_PERCENT,
+    extra_measures: Sequence[str] = (),
+) -> Regression:
+    from jvmlab.profile.model import merge
+
+    c = stored_comparison(store, str(experiment_id))
+    exp = store.experiment(str(experiment_id))
+    assert exp is not None
+    trials = [t for t in store.trials(experiment_id) if t.state == OK]
+    by_side = {v: [t for t in trials if t.variant == v] for v in (base.variant, new.variant)}
+    rows = measure_rows(c, base.variant, new.variant, threshold_percent, extra_measures)
+    bp, np_ = _profiles(store, experiment_id, base.variant), _profiles(store, experiment_id, new.variant)
+    frames: list[FrameChange] = []
+    note = ""
+    if bp and np_:
+        frames = frame_changes(bp, np_)
+        if min(len(bp), len(np_)) < 2:
+            note = "one profile on a side: frame changes without a CI"
+    else:
+        note = "no profiles on " + " and ".join(s.variant for s, p in ((base, bp), (new, np_)) if not p)
+    b_counts, b_note = trial_events(store, by_side[base.variant])
+    n_counts, n_note = trial_events(store, by_side[new.variant])
+    events = event_deltas(b_counts, n_counts, c.alpha) if b_counts and n_counts else []
+    majors = {v: (ts[0].jdk_info or {}).get("major") if ts else None for v, ts in by_side.items()}
+    hints = match_hints(frames, events, base_major=majors[base.variant], new_major=majors[new.variant])
+    return Regression(
+        experiment_id=experiment_id,
+        name=exp.name,
+        base=base,
+        new=new,
+        threshold_percent=threshold_percent,
+        measures=tuple(rows),
+        frames=tuple(frames),
+        profiles=(len(bp), len(np_)),
+        base_profile=merge(bp) if bp else None,
+        new_profile=merge(np_) if np_ else None,
+        profile_note=note,
+        flags=tuple(flag_diff(exp.environment, base.variant, new.variant)),
+        events=tuple(events),
+        event_note="; ".join(x for x in (b_note, n_note) if x),
+        hints=tuple(hints),
+    )
+
+
+def without_data(r: Regression) -> bool:
+    return all(m.status == NO_DATA for m in r.measures)

@@ -1,0 +1,91 @@
+"""`jvmlab regress --json`: the whole reading as one JSON document (format_version 1, docs/regress.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from jvmlab.regress import Regression, Verification
+
+FORMAT_VERSION = 1
+
+
+def _estimate(e: Any) -> dict[str, Any]:
+    return {"n": e.n, "mean": e.mean, "ci_low": e.ci_low, "ci_high": e.ci_high}
+
+
+def to_json(r: Regression, refused: dict[str, str], v: Verification | None) -> str:
+    doc = {
+        "format_version": FORMAT_VERSION,
+        "experiment_id": r.experiment_id,
+        "base": r.base.variant,
+        "new": r.new.variant,
+        "threshold_percent": r.threshold_percent,
+        "regressed": bool(r.regressed),
+        "exit_code": r.exit_code,
+        "measures": [
+            {
+                "measure": m.measure,
+                "level": m.level,
+                "unit": m.unit,
+                "base": _estimate(m.base),
+                "new": _estimate(m.new),
+                "change_percent": m.change_percent,
+                "ci_low_percent": m.ci_low_percent,
+                "ci_high_percent": m.ci_high_percent,
+                "q_value": m.q_value,
+                "status": m.status,
+            }
+            for m in r.measures
+        ],
+        "profiles": {"base": r.profiles[0], "new": r.profiles[1], "note": r.profile_note},
+        "frames": [
+            {
+                "frame": f.frame,
+                "kind": f.kind,
+                "base_total": f.base_total,
+                "new_total": f.new_total,
+                "base_self": f.base_self,
+                "new_self": f.new_self,
+                "ci_low": f.ci_low,
+                "ci_high": f.ci_high,
+                "q_value": f.q_value,
+                "significant": bool(f.significant),
+            }
+            for f in r.frames[:100]
+        ],
+        "events": [
+            {
+                "event": e.event,
+                "base_mean": e.base_mean,
+                "new_mean": e.new_mean,
+                "change_percent": e.change.percent,
+                "q_value": e.change.q_value,
+                "changed": bool(e.changed),
+            }
+            for e in r.events
+        ],
+        "flags": [{"name": f.name, "base": f.base, "new": f.new} for f in r.flags],
+        "hints": [
+            {
+                "id": m.hint.id,
+                "title": m.hint.title,
+                "flag": m.hint.flag,
+                "refused": refused.get(m.hint.id),
+                "frames": [f.frame for f in m.frames],
+                "events": [e.event for e in m.events],
+            }
+            for m in r.hints
+        ],
+        "verification": None
+        if v is None
+        else {
+            "hint": v.hint,
+            "flag": v.flag,
+            "experiment_id": v.experiment_id,
+            "variant": v.variant,
+            "verdict": v.verdict,
+            "reason": v.reason,
+        },
+    }
+    return json.dumps(doc, indent=1, allow_nan=False)

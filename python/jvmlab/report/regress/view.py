@@ -1,0 +1,195 @@
+"""What `jvmlab regress` shows, as rows of text shared by the terminal (text.py), the HTML page (html.py)
+and the JSON export (json_export.py): the measures, the frames that changed, JFR event counts, the flags
+in force that differ, the hints, the verification and the verdict."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jvmlab.experiment.analysis.goals import FAIL, INCONCLUSIVE, NO_DATA, PASS
+from jvmlab.profile.diff import FrameChange
+from jvmlab.regress import HintMatch, Regression, Verification
+from jvmlab.regress.analysis import MeasureRow
+
+FRAME_ROWS = 15
+FLAG_ROWS = 25
+VERDICT_WORD = {FAIL: "regressed", PASS: "ok", INCONCLUSIVE: "inconclusive", NO_DATA: "no data"}
+
+
+def number(x: float | None) -> str:
+    if x is None:
+        return "—"
+    if abs(x) >= 100:
+        return f"{x:,.0f}"
+    return f"{x:.3g}"
+
+
+def percent(x: float | None) -> str:
+    return "—" if x is None else f"{x:+.1f}%"
+
+
+def pp(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:+.1f}"
+
+
+def measure_cells(m: MeasureRow) -> tuple[str, ...]:
+    ci = (
+        "—"
+        if m.ci_low_percent is None or m.ci_high_percent is None
+        else f"[{m.ci_low_percent:+.1f}%, {m.ci_high_percent:+.1f}%]"
+    )
+    q = "—" if m.q_value is None else f"{m.q_value:.2g}"
+    unit = f" {m.unit}" if m.unit else ""
+    return (
+        m.label + unit,
+        m.level or "whole run",
+        number(m.base.mean),
+        number(m.new.mean),
+        percent(m.change_percent),
+        ci,
+        q,
+        VERDICT_WORD.get(m.status, m.status),
+    )
+
+
+MEASURE_COLUMNS = ("measure", "level", "base", "new", "change", "95% CI", "q", "verdict")
+
+
+def shown_frames(r: Regression) -> tuple[list[FrameChange], str]:
+    """The frames to show, and a note on what they are."""
+    b, n = r.profiles
+    if not r.frames:
+        return [], r.profile_note or "no profiles"
+    sig = [f for f in r.frames if f.significant]
+    if b < 2 or n < 2:
+        return list(r.frames[:FRAME_ROWS]), f"{b} vs {n} profiles: no CI, noise cannot be told from change"
+    if not sig:
+        return list(r.frames[:5]), (
+            f"{b} vs {n} profiles: no frame's share changed significantly (bootstrap CI, BH q < 0.01); "
+            "the largest changes are shown"
+        )
+    return sig[:FRAME_ROWS], (
+        f"{b} vs {n} profiles: {len(sig)} frames changed significantly (bootstrap CI over the trials, "
+        "Benjamini-Hochberg q < 0.01); share of all samples, in percentage points"
+    )
+
+
+def frame_cells(f: FrameChange) -> tuple[str, ...]:
+    ci = "—" if f.ci_low is None or f.ci_high is None else f"[{pp(f.ci_low)}, {pp(f.ci_high)}]"
+    return (
+        f.frame,
+        f.kind,
+        f"{100 * f.base_total:.1f}",
+        f"{100 * f.new_total:.1f}",
+        pp(f.change_total),
+        ci,
+        pp(f.change_self),
+    )
+
+
+FRAME_COLUMNS = ("frame", "kind", "base %", "new %", "change (pp)", "95% CI (pp)", "self change (pp)")
+
+
+def event_cells(r: Regression) -> list[tuple[str, ...]]:
+    out: list[tuple[str, ...]] = []
+    for e in r.events:
+        q = "—" if e.change.q_value is None else f"{e.change.q_value:.2g}"
+        out.append(
+            (
+                e.event,
+                number(e.base_mean),
+                number(e.new_mean),
+                percent(e.change.percent),
+                q,
+                "changed" if e.changed else "",
+            )
+        )
+    return out
+
+
+EVENT_COLUMNS = ("JFR event", "base per trial", "new per trial", "change", "q", "")
+
+
+def flag_cells(r: Regression) -> list[tuple[str, str, str]]:
+    return [(f.name, f.base or "(none)", f.new or "(none)") for f in r.flags[:FLAG_ROWS]]
+
+
+FLAG_COLUMNS = ("flag (-XX:+PrintFlagsFinal)", "base", "new")
+
+
+@dataclass(frozen=True)
+class HintView:
+    id: str
+    title: str
+    change: str
+    evidence: tuple[str, ...]
+    flag: str
+    flag_check: str  # "" or why the JDK refuses it
+    caveat: str
+
+
+def hint_views(r: Regression, refused: dict[str, str]) -> list[HintView]:
+    out = []
+    for m in r.hints:
+        out.append(
+            HintView(
+                m.hint.id,
+                m.hint.title,
+                m.hint.change,
+                evidence(m),
+                m.hint.flag,
+                refused.get(m.hint.id, ""),
+                m.hint.caveat,
+            )
+        )
+    return out
+
+
+def evidence(m: HintMatch) -> tuple[str, ...]:
+    lines = [
+        f"frame {f.frame}: {100 * f.base_total:.1f}% -> {100 * f.new_total:.1f}% of samples"
+        for f in m.frames[:4]
+    ]
+    if len(m.frames) > 4:
+        lines.append(f"and {len(m.frames) - 4} more frames of the same kind")
+    lines += [
+        f"{e.event}: {number(e.base_mean)} -> {number(e.new_mean)} per trial ({percent(e.change.percent)})"
+        for e in m.events
+    ]
+    return tuple(lines)
+
+
+def verdict_line(r: Regression) -> str:
+    n = len(r.regressed)
+    if n:
+        names = ", ".join(m.label + (f" @ {m.level}" if m.level else "") for m in r.regressed)
+        return (
+            f"regressed: {n} measure{'s' if n > 1 else ''} significantly worse beyond "
+            f"{r.threshold_percent:g}% ({names})"
+        )
+    if r.inconclusive:
+        return "no significant regression; some changes could not be tested (one repetition on a side)"
+    unsure = [
+        m
+        for m in r.measures
+        if m.worse and m.status == PASS and abs(m.change_percent or 0) > r.threshold_percent
+    ]
+    if unsure:
+        m = unsure[0]
+        q = "" if m.q_value is None else f", q = {m.q_value:.2g}"
+        return (
+            f"no significant regression beyond {r.threshold_percent:g}%, but {m.label} changed "
+            f"{percent(m.change_percent)} without significance ({m.base.n} and {m.new.n} trials{q}): "
+            "run more repetitions (--repetitions) to tell"
+        )
+    return f"no significant regression beyond {r.threshold_percent:g}%"
+
+
+def verification_cells(v: Verification) -> list[tuple[str, ...]]:
+    rows: list[tuple[str, ...]] = []
+    for label, base, new, hinted in v.recovered:
+        rows.append((label, number(base), number(new), number(hinted)))
+    return rows
+
+
+VERIFICATION_COLUMNS = ("measure", "base (first run)", "new", "new + flag")

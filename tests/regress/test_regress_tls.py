@@ -1,0 +1,99 @@
+"""`jvmlab regress` end to end on tlsbench, short: a client without the Extended Master Secret extension
+(new) against one with it (base) on one JDK. The regression is found (connections/s), the handshake frames
+and JFR events point at it, the tls-ems hint fires, and --verify confirms its flag. Plus the usage errors,
+said before anything runs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from jvmlab.cli.main import main
+
+SPEC = """
+name = "tls-short"
+[workload]
+command = ["{java}", "-Dtls.client=noems", "{jvm_opts}", "-Dtls.durationS=4", "-cp", "{classes}",
+           "jvmlab.workloads.TlsBench", "server"]
+ready = { log = "TlsBench listening on port \\\\d+", timeout_s = 60 }
+stop = { exit = true, send = "stop", grace_s = 10 }
+[workload.metric]
+name = "connections_per_s"
+regex = "^client: status: .* rate=(?P<value>[0-9.]+)/s"
+kind = "rate"
+unit = "conn/s"
+[matrix]
+jdks = ["21"]
+repetitions = 2
+[matrix.flags]
+default = []
+client-ems = ["-Dtls.client=ems"]
+[trial]
+timeout_s = 60
+warmup_s = 1
+[compare]
+alpha = 0.05  # 3 short trials a side: Welch's test cannot reach 0.01 on a 4x change this noisy
+"""
+
+
+@pytest.fixture
+def spec(tmp_path):
+    path = tmp_path / "tls.toml"
+    path.write_text(SPEC)
+    return path
+
+
+def _args(spec, tmp_path, *extra):
+    return [
+        "regress", str(spec), "--base", "client-ems", "--new", "default", "--repetitions", "3",
+        "--db", str(tmp_path / "r.db"), "--runs", str(tmp_path / "runs"), "-o", str(tmp_path / "out"), *extra,
+    ]  # fmt: skip
+
+
+@pytest.mark.jvm
+def test_the_ems_regression_is_found_explained_and_its_fix_verified(spec, tmp_path, capsys):
+    code = main(_args(spec, tmp_path, "--verify"))
+    out = capsys.readouterr().out
+    assert code == 1, out
+    doc = json.loads((tmp_path / "out" / "regress.json").read_text())
+    metric = next(m for m in doc["measures"] if m["measure"] == "connections_per_s")
+    assert metric["status"] == "fail" and metric["change_percent"] < -40  # 3-16x fewer here
+    grown = [f["frame"] for f in doc["frames"] if f["significant"] and f["new_total"] > f["base_total"]]
+    assert any(f.startswith("sun.security.") for f in grown), grown
+    events = {e["event"]: e for e in doc["events"]}
+    assert events["jdk.TLSHandshake"]["changed"]  # the abbreviated handshakes of resumed sessions are gone
+    assert doc["hints"][0]["id"] == "tls-ems"
+    assert doc["hints"][0]["flag"] == "-Djdk.tls.useExtendedMasterSecret=false"
+    assert doc["verification"]["verdict"] == "confirmed", doc["verification"]
+    html = (tmp_path / "out" / "regress.html").read_text()
+    assert "tls-ems" in html and "flame-diff" in html
+    assert "regressed:" in out and "test it: -Djdk.tls.useExtendedMasterSecret=false" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (("--base", "nosuch"), "--base nosuch: neither a flag set of the spec"),
+        (("--new", "client-ems"), "are the same variant"),
+    ],
+)
+def test_sides_that_make_no_sense_are_one_line_and_exit_2(spec, tmp_path, capsys, extra, message):
+    args = _args(spec, tmp_path)
+    for flag, value in zip(extra[::2], extra[1::2], strict=True):
+        args[args.index(flag) + 1] = value
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "runs").exists()
+
+
+def test_an_unusable_output_folder_is_said_before_the_run(spec, tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    args = _args(spec, tmp_path)
+    args[args.index("-o") + 1] = str(blocker / "out")
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert "cannot make the output folder" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "runs").exists()
