@@ -1,11 +1,12 @@
 """`python -m jvmlab.demo_regress` (`make demo-regress`): the TLS regression hunt of the field report.
 
-examples/tls-regression.toml made short (6 s of connections per trial): `jvmlab regress` runs the bundled
+examples/tls-regression.toml made short (10 s of connections per trial): `jvmlab regress` runs the bundled
 tlsbench on the newest installed JDK with a client that sends the Extended Master Secret extension (base)
-and one that does not (new, the old OpenSSL clients of the report), three trials each with CPU profiles and
-JFR event counts; it finds the slowdown, points at the full-handshake frames and the handshake count, hints
-at JDK-8148421 and verifies -Djdk.tls.useExtendedMasterSecret=false as a third variant. Writes
-build/demo-regress/regress.html. About 4 minutes on 2 cores.
+and one that does not (new, the old OpenSSL clients of the report), three trials each with CPU profiles, JFR
+event counts and (JDK 25) the calls of the certificate producer of a full handshake; it finds the slowdown,
+points at the full-handshake frames and the handshake count, hints at JDK-8148421 and verifies
+-Djdk.tls.useExtendedMasterSecret=false as a third variant. Writes build/demo-regress/regress.html.
+About 4 minutes on 2 cores.
 """
 
 from __future__ import annotations
@@ -19,7 +20,11 @@ from jvmlab.workloads import REPO_ROOT
 
 SPEC = REPO_ROOT / "examples" / "tls-regression.toml"
 DEMO_DIR = REPO_ROOT / "build" / "demo-regress"
-DURATION_S = 6
+DURATION_S = 10
+# Counting calls beside a CPU profile needs JFR method timing (JDK 25+; docs/counting.md).
+JFR_METHOD_TIMING = 25
+# Called once per full handshake (the server's certificate), almost never when sessions are resumed.
+COUNTED = "sun.security.ssl.CertificateMessage$T12CertificateProducer.produce"
 
 
 def run_demo() -> int:
@@ -42,8 +47,9 @@ def run_demo() -> int:
     jdk = str(newest.major)
     shown = spec.relative_to(REPO_ROOT)
     out = DEMO_DIR.relative_to(REPO_ROOT)
+    counting = f" --count '{COUNTED}'" if newest.major >= JFR_METHOD_TIMING else ""
     print(
-        f"$ jvmlab regress {shown} --base client-ems --new default --jdk {jdk} --verify "
+        f"$ jvmlab regress {shown} --base client-ems --new default --jdk {jdk}{counting} --verify "
         f"--db {out}/jvmlab.db --runs {out}/runs -o {out}\n",
         flush=True,
     )
@@ -59,6 +65,7 @@ def run_demo() -> int:
         output=DEMO_DIR,
         db=str(DEMO_DIR / "jvmlab.db"),
         runs=DEMO_DIR / "runs",
+        count=(COUNTED,) if newest.major >= JFR_METHOD_TIMING else (),
     )
     code = run(options)
     return 0 if code == 1 else code  # the demo shows a regression: finding it is success

@@ -31,6 +31,13 @@ def regress_command(
         int | None,
         typer.Option("--repetitions", min=2, help="Trials per side (default: the spec's, at least 3)."),
     ] = None,
+    count: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--count",
+            help="Count calls of this Java method per trial (Class.method; repeatable; docs/counting.md).",
+        ),
+    ] = None,
     threshold: Annotated[
         float, typer.Option("--threshold", min=0, help="A significant change worse than this % regresses.")
     ] = 5.0,

@@ -24,6 +24,7 @@ class RegressOptions:
     output: Path
     db: str | None
     runs: Path
+    count: tuple[str, ...] = ()
 
 
 def _run_spec(plan_spec: object, db: str | None, runs: Path, why: str) -> int:
@@ -100,6 +101,7 @@ def run(options: RegressOptions) -> int:
         jdk=options.jdk,
         flag_set=options.flags,
         repetitions=options.repetitions,
+        count=options.count,
     )
     make_folder(options.output)  # before the run: an unusable folder is said in seconds, not minutes
     experiment = _run_spec(plan.spec, options.db, options.runs, "jvmlab regress")
