@@ -56,3 +56,20 @@ def test_without_a_ci_a_large_share_change_still_counts():
         frame("sun.security.provider.NativePRNG$RandomIO.readFully", 0.0, 0.10, significant=False, q=None)
     ]
     assert [m.hint.id for m in match_hints(frames, [])] == ["secure-random-blocking"]
+
+
+def test_an_event_named_with_a_direction_is_evidence_only_that_way():
+    fewer, more = event("throwables", 33001, 4477), event("throwables", 4477, 33001)
+    assert match_hints([], [fewer]) == []
+    assert [m.hint.id for m in match_hints([], [more])] == ["exceptions"]
+
+
+def test_more_calls_of_a_full_handshake_method_point_at_extended_master_secret():
+    calls = event("calls:sun.security.ssl.CertificateMessage$T12CertificateProducer.produce", 0, 2390)
+    (top,) = match_hints([], [calls])
+    assert top.hint.id == "tls-ems" and top.events == (calls,)
+    assert match_hints([], [event(calls.event, 2390, 1)]) == []
+
+
+def test_an_event_count_that_barely_moved_is_no_evidence_even_when_significant():
+    assert match_hints([], [event("jdk.TLSHandshake", 1000, 1002)]) == []

@@ -17,7 +17,7 @@ from jvmlab.experiment.analysis.comparison import Cell, Comparison, stored_compa
 from jvmlab.experiment.analysis.gate import DEFAULT_THRESHOLD_PERCENT, judge_regression
 from jvmlab.experiment.analysis.goals import FAIL, INCONCLUSIVE, NO_DATA
 from jvmlab.experiment.analysis.measures import headline_measures
-from jvmlab.experiment.analysis.results import CALLS
+from jvmlab.experiment.analysis.results import CALLS, calls_of
 from jvmlab.experiment.storage import OK, Store, TrialRow
 from jvmlab.profile.diff import FrameChange, frame_changes
 from jvmlab.profile.model import Profile
@@ -27,6 +27,9 @@ from jvmlab.stats import Change, Estimate, relative_change
 
 EXIT_NO_REGRESSION, EXIT_REGRESSED = 0, 1
 RESAMPLES = 2000  # bootstrap resamples of the event counts' trials
+# Flags whose value differs from one start of the same JVM to the next (address-space layout randomisation
+# of the CDS archive): not a difference between the sides.
+RANDOM_FLAGS = frozenset({"SharedBaseAddress"})
 # Event types shown when they differ; the counters of a run, not its configuration or periodic samples.
 COUNTED_EVENTS = (
     "jdk.TLSHandshake",
@@ -129,6 +132,7 @@ def measure_rows(
     names = headline_measures(c.metric, any(b.level is not None for b in c.blocks), c.measures)
     primary = names[0] if names else None
     names = list(dict.fromkeys([*names, *(m for m in extra if m in c.measures)]))
+    names = [n for n in names if not n.startswith(CALLS)]  # calls are evidence: beside the JFR events
     rows = []
     for block in c.blocks:
         for name in names:
@@ -169,7 +173,7 @@ def flag_diff(environment: dict, base: str, new: str) -> list[FlagDiff]:
     checks = environment.get("flag_checks", {})
     b = checks.get(base, {}).get("flags_final") or {}
     n = checks.get(new, {}).get("flags_final") or {}
-    names = sorted(set(b) | set(n))
+    names = sorted((set(b) | set(n)) - RANDOM_FLAGS)
     return [FlagDiff(k, b.get(k), n.get(k)) for k in names if b.get(k) != n.get(k)]
 
 
@@ -196,7 +200,8 @@ def event_deltas(
 ) -> list[EventDelta]:
     """Per counted event type present on either side: mean count per trial, change, significance (a
     bootstrap over the trials of each side, Benjamini-Hochberg across the event types)."""
-    names = [e for e in COUNTED_EVENTS if any(c.get(e) for c in [*base, *new])]
+    calls = sorted({k for c in [*base, *new] for k in c if k.startswith(CALLS)})
+    names = [e for e in [*COUNTED_EVENTS, *calls] if any(c.get(e) for c in [*base, *new])]
     if not base or not new or not names:
         return []
     rng = np.random.default_rng(seed)
@@ -212,22 +217,6 @@ def event_deltas(
     return sorted(out, key=lambda d: (not d.changed, -abs(d.change.percent or 0.0)))
 
 
-def call_deltas(rows: Sequence[MeasureRow]) -> list[EventDelta]:
-    """The counted methods' calls per trial (`calls:PATTERN` measures), as evidence beside JFR events."""
-    return [
-        EventDelta(
-            m.measure,
-            m.base.mean or 0.0,
-            m.new.mean or 0.0,
-            Change(
-                m.change_percent, m.ci_low_percent, m.ci_high_percent, m.q_value, m.q_value, m.significant
-            ),
-        )
-        for m in rows
-        if m.is_calls and m.level is None
-    ]
-
-
 def _jfr_tool() -> Path | None:
     """The newest installed JDK's `jfr` (a newer tool reads older recordings)."""
     from jvmlab.jdk.discovery import installed_jdks
@@ -237,7 +226,8 @@ def _jfr_tool() -> Path | None:
 
 
 def trial_events(store: Store, trials: Sequence[TrialRow]) -> tuple[list[dict[str, int]], str]:
-    """JFR event counts of each trial with a recording; a note when some could not be read."""
+    """JFR event counts of each trial with a recording, and its counted methods' calls (`calls:PATTERN`); a
+    note when some could not be read."""
     from jvmlab.errors import JvmLabError
     from jvmlab.jfr.events import event_counts
 
@@ -246,12 +236,13 @@ def trial_events(store: Store, trials: Sequence[TrialRow]) -> tuple[list[dict[st
         return [], "no installed JDK has the jfr tool to read the recordings: no event counts"
     counts, problems = [], []
     for t in trials:
+        counted = {CALLS + p: int(calls_of(t, p) or 0) for p in ((t.counts or {}).get("calls") or {})}
         path = store.artifacts(t.id).get("jfr")
         if not path or not Path(path).is_file():
             problems.append(f"trial {t.key}: no recording")
             continue
         try:
-            counts.append(event_counts(Path(path), tool))
+            counts.append({**event_counts(Path(path), tool), **counted})
         except JvmLabError as e:
             problems.append(f"trial {t.key}: {e}")
     return counts, "; ".join(problems)

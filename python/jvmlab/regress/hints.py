@@ -98,8 +98,20 @@ def grown(change: FrameChange) -> bool:
     return change.significant and change.change_total >= MIN_SHARE_CHANGE
 
 
+def _names(hint: Hint, delta: EventDelta) -> bool:
+    """Whether the hint names this event, in the direction it names: "+jdk.ClassLoad" more of them,
+    "-..." fewer, a bare name either way."""
+    up = delta.new_mean > delta.base_mean
+    return any(
+        e == delta.event
+        or (e[:1] == "+" and e[1:] == delta.event and up)
+        or (e[:1] == "-" and e[1:] == delta.event and not up)
+        for e in hint.events
+    )
+
+
 def _counted(name: str, hint: Hint) -> bool:
-    """Whether `name` is the calls of a counted method (`calls:PATTERN`) that the hint names."""
+    """Whether `name` is the calls of a counted method (`calls:PATTERN`) that the hint names, and more."""
     pattern = name.removeprefix("calls:")
     return pattern != name and any(p.search(pattern) for p in hint.calls)
 
@@ -125,7 +137,7 @@ def match_hints(
         if not applies(h, base_major, new_major):
             continue
         fs = tuple(f for f in up if any(p.search(f.frame) for p in h.frames))
-        es = tuple(e for e in changed if e.event in h.events or _counted(e.event, h))
+        es = tuple(e for e in changed if _names(h, e) or (_counted(e.event, h) and e.new_mean > e.base_mean))
         if fs or es:
             out.append(HintMatch(h, fs, es))
     return sorted(out, key=lambda m: m.weight, reverse=True)

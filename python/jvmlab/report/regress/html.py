@@ -66,7 +66,13 @@ def _where(r: Regression) -> Section:
 def _differences(r: Regression) -> Section:
     blocks: list[Block] = []
     if r.events:
-        blocks.append(table(view.EVENT_COLUMNS, view.event_cells(r), "JFR event counts per trial"))
+        blocks.append(
+            table(
+                view.EVENT_COLUMNS,
+                view.event_cells(r),
+                "JFR events and counted calls per trial (bootstrap over the trials, BH q)",
+            )
+        )
     if r.event_note:
         blocks.append(Text((r.event_note,), tone="note"))
     if r.flags:

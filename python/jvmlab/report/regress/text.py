@@ -33,9 +33,8 @@ def regress_renderables(
     out: list[RenderableType] = []
     head = f"regress: {r.new.variant} against {r.base.variant} (experiment {r.experiment_id})"
     out.append(Text(head, style="bold"))
-    for side in (r.base, r.new):
-        if side.note:
-            out.append(Text(side.note, style="dim"))
+    for note in dict.fromkeys(side.note for side in (r.base, r.new) if side.note):
+        out.append(Text(note, style="dim"))
     rows: list[list[str | Text]] = []
     for m in r.measures:
         cells = view.measure_cells(m)
@@ -52,7 +51,13 @@ def regress_renderables(
         )
     out.append(Text(frame_note, style="dim"))
     if r.events:
-        out.append(_table("JFR event counts per trial", view.EVENT_COLUMNS, view.event_cells(r)))
+        out.append(
+            _table(
+                "JFR events and counted calls per trial (bootstrap over the trials, BH q)",
+                view.EVENT_COLUMNS,
+                view.event_cells(r),
+            )
+        )
     if r.event_note:
         out.append(Text(r.event_note, style="dim"))
     if r.flags:

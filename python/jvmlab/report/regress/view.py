@@ -107,7 +107,7 @@ def event_cells(r: Regression) -> list[tuple[str, ...]]:
     return out
 
 
-EVENT_COLUMNS = ("JFR event", "base per trial", "new per trial", "change", "q", "")
+EVENT_COLUMNS = ("JFR event or counted calls", "base per trial", "new per trial", "change", "q", "")
 
 
 def flag_cells(r: Regression) -> list[tuple[str, str, str]]:
