@@ -28,6 +28,7 @@ HARDWARE_EVENTS = (
     "L1-dcache-load-misses",
 )
 DEFAULT_INTERVAL = "10ms"
+HARDWARE_INTERVAL = "1000000"  # events between samples of a hardware counter (cycles: about 0.3 ms at 3 GHz)
 PLATFORMS = {("Linux", "x86_64"): "linux-x64", ("Linux", "aarch64"): "linux-arm64"}
 # Where libasyncProfiler.so is, instead of build/async-profiler (a missing file: async-profiler cannot load,
 # and trials fall back to JFR's execution samples; docs/profile.md).
@@ -65,6 +66,8 @@ class Sampling:
         }
         if self.event == "lock":
             return "lock (every contended monitor)"
+        if self.asked != self.event and self.asked in HARDWARE_EVENTS:
+            return f"{self.event} {self.interval} (instead of {self.asked}: no hardware counters here)"
         return f"{self.asked} {self.interval}{why.get(self.event, '')}"
 
 
@@ -103,20 +106,43 @@ def perf_events_open() -> bool:
         return False
 
 
-def sampling(event: str, interval: str | None = None) -> Sampling:
-    """The event to record for what the user asked; a usage error for events nothing here can record."""
-    if event in HARDWARE_EVENTS:
-        raise UsageError(
-            f"--event {event}: hardware counters are not available on this machine (a virtual machine "
-            "without PMU counters); use --event cpu (timer-based CPU sampling)"
+def pmu_available(root: Path = Path("/sys/bus/event_source/devices")) -> bool:
+    """Whether the kernel exposes hardware performance counters (a PMU: devices `cpu`, `cpu_core`,
+    `armv8_pmuv3*`); virtual machines often have none."""
+    try:
+        return any(
+            d.name in ("cpu", "cpu_core", "cpu_atom") or d.name.startswith("armv8_pmu")
+            for d in root.iterdir()
         )
-    if event not in EVENTS:
+    except OSError:
+        return False
+
+
+def sampling(event: str, interval: str | None = None, *, pmu: bool | None = None) -> Sampling:
+    """The event to record for what the user asked: a hardware event where the machine has counters, else
+    timer-based CPU sampling instead, said in the note; a usage error for events nothing can record."""
+    has_pmu = pmu_available() if pmu is None else pmu
+    if event in HARDWARE_EVENTS and has_pmu:
+        every = interval or HARDWARE_INTERVAL
+        return Sampling(event, every, event, f"hardware counter {event}, a sample every {every} events")
+    if event not in EVENTS and event not in HARDWARE_EVENTS:
         raise UsageError(f"--event {event}: choose one of {', '.join(EVENTS[:4])}")
     every = interval or ("512k" if event == "alloc" else DEFAULT_INTERVAL)
+    if event in HARDWARE_EVENTS:
+        every = interval if interval and interval[-1:] == "s" else DEFAULT_INTERVAL
+        timer = "cpu" if perf_events_open() else "itimer"
+        return Sampling(
+            timer,
+            every,
+            event,
+            f"{event} asked, but this machine has no hardware counters (no PMU, as in most virtual "
+            f"machines): CPU time sampled on a timer ({timer}) instead",
+        )
     if event == "cpu" and not perf_events_open():
         return Sampling("itimer", every, event, "CPU time sampled with itimer: perf_events is closed here")
+    counters = "" if has_pmu else " (no hardware counters on this machine)"
     notes = {
-        "cpu": "CPU time sampled on perf_events' software clock (no hardware counters on this machine)",
+        "cpu": f"CPU time sampled on perf_events' software clock{counters}",
         "wall": "wall-clock samples of every thread, running or not",
         "alloc": f"allocations sampled every {every} (TLAB and outside-TLAB allocations)",
         "lock": "contended Java monitors, weighted by wait time",
