@@ -90,3 +90,15 @@ def test_full_gc_pause_time_per_minute_of_a_real_log():
     assert m["full_gc_pause_ms_per_min_peak"].of_level(trial) == full["pause_ms_per_min_peak"]
     assert m["young_gc_pause_ms_per_min"].label == "Young GC pause time per minute"
     assert m["full_gc_pause_ms_per_min"].better(-50.0) is True  # lower is better
+
+
+def test_why_calls_were_not_counted_is_one_line_per_reason():
+    from jvmlab.experiment.analysis.results import count_errors
+
+    trials = [
+        SimpleNamespace(repetition=1, counts={"error": "jfr print cannot read it"}),
+        SimpleNamespace(repetition=2, counts={"backend": "jfr", "calls": {}}),
+        SimpleNamespace(repetition=3, counts={"error": "jfr print cannot read it"}),
+        SimpleNamespace(repetition=4, counts=None),
+    ]
+    assert count_errors(trials) == ["#1, #3: jfr print cannot read it"]

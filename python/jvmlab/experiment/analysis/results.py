@@ -70,6 +70,8 @@ class VariantResult:
     # What the trials' profiles are (or why there are none): one line when every trial agrees, else one
     # per trial ("#2: ..."); empty when no profile was asked.
     profile_notes: list[str] = field(default_factory=list)
+    # Why counting calls ([telemetry] count) failed in some trials, one line per distinct reason.
+    count_errors: list[str] = field(default_factory=list)
 
 
 def _get(d: dict[str, Any] | None, *path: str) -> Any:
@@ -169,9 +171,20 @@ def variant_results(
                 figures,
                 timeline,
                 profile_notes(rows),
+                count_errors(rows),
             )
         )
     return out
+
+
+def count_errors(trials: Sequence[TrialRow]) -> list[str]:
+    """Why counting failed, per distinct reason with the repetitions it hit ("#1, #3: ...")."""
+    by_reason: dict[str, list[str]] = {}
+    for t in trials:
+        error = _get(getattr(t, "counts", None), "error")
+        if error:
+            by_reason.setdefault(str(error), []).append(f"#{t.repetition}")
+    return [f"{', '.join(reps)}: {reason}" for reason, reps in by_reason.items()]
 
 
 def profile_notes(trials: Sequence[TrialRow]) -> list[str]:
