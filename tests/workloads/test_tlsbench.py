@@ -128,6 +128,11 @@ def test_stop_on_stdin_and_kill_leave_no_client_jvm():
         lines = [proc.stdout.readline().rstrip("\n") for _ in range(4)]
         assert lines[1].startswith("TlsBench listening on port "), lines
         pid = client_pid(lines)
+        # Stop once the client has connected (a loaded machine can take seconds to start its JVM).
+        while not re.search(r"^client: status: .*connections=[1-9]", lines[-1]):
+            line = proc.stdout.readline()
+            assert line, lines
+            lines.append(line.rstrip("\n"))
         proc.stdin.write("stop\n")
         proc.stdin.flush()
         out, err = proc.communicate(timeout=30)
