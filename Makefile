@@ -114,9 +114,11 @@ demo-regress: setup jdks profiler
 
 bench: setup profiler
 	$(BIN)/python bench/gclog_parse.py
+	$(BIN)/python bench/jit_parse.py
 	$(BIN)/python bench/advise.py
 	$(BIN)/python bench/load_driver.py
 	$(BIN)/python bench/profile_overhead.py
+	$(BIN)/python bench/jit_overhead.py
 
 clean:
 	rm -rf build $(VENV) native/target python/jvmlab/_native*.so

@@ -23,6 +23,7 @@ RANKS = {
     "host": 1,  # the machine's CPUs, memory, THP mode, cgroup limits
     "workloads": 1,
     "metrics": 2,
+    "jit": 2,  # compilation logs: tables (native parser) and their summary
     "jfr": 2,
     "profile": 2,  # async-profiler's stack samples  # JFR recordings read by JMC's rules
     "advise": 2,  # findings over the figures of metrics, jfr and jdk

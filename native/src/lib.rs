@@ -5,6 +5,7 @@
 pub mod columns;
 pub mod decorators;
 pub mod diagnostics;
+pub mod jit;
 pub mod legacy;
 pub mod load;
 pub mod names;

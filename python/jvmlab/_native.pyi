@@ -33,6 +33,18 @@ def summarize_table(
     (uptime_s, gc_id, category, kind, cause, pause_ms, duration_ms, ttsp_ms and the 12 size columns).
     Raises ValueError for a missing column or columns of different lengths."""
 
+def parse_compile_logs(paths: list[str]) -> dict[str, Any]:
+    """Parse HotSpot compilation logs (-XX:+PrintCompilation output, -Xlog:jit+compilation, LogCompilation
+    XML; plain or gzip; the format detected per file), in order, as one log.
+
+    Returns {"events": {name: numpy array}, "inlining": {name: numpy array}, "categories": {kind, compiler,
+    method, signature, reason, action, flags: [values]}, "diagnostics": {...}, "format": {"formats": one per
+    file, ...}} (docs/jit.md). Categorical columns hold codes, 0 meaning null and code k meaning
+    categories[list][k - 1] (events.method, inlining.caller and inlining.callee index "method"; both
+    tables' reason index "reason"). Nullable integers use the minimum int64, floats NaN.
+    Raises OSError naming the file when it cannot be read.
+    """
+
 def build_info() -> dict[str, str]:
     """Version and build profile of the native module."""
 

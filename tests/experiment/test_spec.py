@@ -38,6 +38,17 @@ def test_the_bundled_example_is_valid():
     assert s.name == "jdk-shootout" and set(s.matrix.flags) == {"default", "tuned"}
 
 
+@pytest.mark.parametrize("path", sorted((REPO / "examples").glob("*.toml")), ids=lambda p: p.name)
+def test_every_example_is_valid(path):
+    assert load_spec(path).name
+
+
+def test_the_code_cache_example_compares_the_code_cache_settings():
+    s = load_spec(REPO / "examples" / "code-cache.toml")
+    assert "jvmlab.workloads.BigCode" in s.workload.command and s.workload.metric is not None
+    assert {"default", "full", "small", "generous", "unsegmented", "segmented", "thp"} == set(s.matrix.flags)
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [

@@ -1,6 +1,7 @@
 //! The `jvmlab._native` module.
 
 mod gclog;
+mod jit;
 mod load;
 
 use pyo3::prelude::*;
@@ -27,6 +28,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gclog::parse_logs, m)?)?;
     m.add_function(wrap_pyfunction!(gclog::summarize_logs, m)?)?;
     m.add_function(wrap_pyfunction!(gclog::summarize_table, m)?)?;
+    m.add_function(wrap_pyfunction!(jit::parse_compile_logs, m)?)?;
     m.add_function(wrap_pyfunction!(load::run_load, m)?)?;
     m.add_class::<load::LocalServer>()?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import polars as pl
 
     from jvmlab.gclog import GcLog
+    from jvmlab.jit import JitSummary
     from jvmlab.metrics.summary import GcSummary
 
 _MEMORY_LINE = re.compile(r"physical (\d+)k\((\d+)k free\)(?:, swap (\d+)k\((\d+)k free\))?")
@@ -73,6 +74,11 @@ class Facts:
     header: Mapping[str, str] = field(default_factory=dict)
     workload_kind: str | None = None  # "latency" (an open-model load at fixed rates) or "throughput"
     jvm_output: str | None = None  # what the JVM printed on stdout/stderr (experiments), for its warnings
+    # the run's compilation log, summarized (experiments' [telemetry] jit, --jit)
+    jit: JitSummary | None = None
+    # per code heap: size_bytes, used_peak_bytes, max_used_bytes ([telemetry] jit); None: not sampled
+    code_heaps: Mapping[str, Mapping[str, int | None]] | None = None
+    code_page_sizes: Mapping[str, str] | None = None  # -Xlog:pagesize: "CodeHeap 'profiled nmethods'" -> "2M"
     _rows: dict[object, pl.DataFrame] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )  # rows(...) already filtered: several rules ask for the same (the pauses of a 1 M-row table)

@@ -91,3 +91,15 @@ METASPACE_HEADROOM = 1.25
 # Without metaspace sizes in the log: 256 MB, the MetaspaceSize servers commonly set (and the one of
 # examples/api-gc-shootout.toml), a size that covers most applications' class metadata.
 METASPACE_UNSIZED = 256 << 20
+
+# HugeMethodLimit (hotspot/share/runtime/globals.hpp, default 8000 bytecode bytes): with
+# DontCompileHugeMethods (default true) larger methods are never compiled.
+HUGE_METHOD_BYTES = 8000
+
+# A code heap "nearly full" (issue 15: "code cache full or above 80% of a segment"); a segment "idle" when it
+# holds at most a quarter of its size while another is nearly full (our choice: half the free space moves).
+CODE_HEAP_FULL_SHARE = 0.8
+CODE_HEAP_IDLE_SHARE = 0.25
+# Compiled code large enough for its iTLB misses to matter (the large-code field report: "hundreds of MB of
+# generated machine code"; 4 KiB pages need 25,600 iTLB entries per 100 MiB, 2 MiB pages 50).
+CODE_CACHE_LARGE_BYTES = 100 << 20

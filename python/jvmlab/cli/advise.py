@@ -34,6 +34,10 @@ def advise_command(
         Path | None,
         typer.Option("--jfr", help="A JFR recording of the same run: JMC's rules join the findings."),
     ] = None,
+    jit: Annotated[
+        Path | None,
+        typer.Option("--jit", help="A compilation log of the same run (`jvmlab jit` reads it)."),
+    ] = None,
     json: Annotated[bool, typer.Option("--json", help="Print JSON (docs/advise-json.md).")] = False,
     markdown: Annotated[bool, typer.Option("--markdown", help="Print Markdown.")] = False,
     output: Annotated[
@@ -94,7 +98,7 @@ def advise_command(
     from jvmlab.cli import advise_run
 
     options = advise_run.AdviseOptions(
-        inputs=tuple(inputs or ()), flags=flags, jdk=jdk, jfr=jfr, json=json, markdown=markdown,
+        inputs=tuple(inputs or ()), flags=flags, jdk=jdk, jfr=jfr, jit=jit, json=json, markdown=markdown,
         output=output, check=not no_check, fail_on=fail_on, strict=strict, db=db, pid=pid, record=record,
         verify=verify,
         workload=workload, variant=variant, top=top, repetitions=repetitions, runs=runs,

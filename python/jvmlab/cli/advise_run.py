@@ -26,6 +26,7 @@ class AdviseOptions:
     flags: str | None = None
     jdk: str | None = None
     jfr: Path | None = None
+    jit: Path | None = None
     json: bool = False
     markdown: bool = False
     output: Path | None = None
@@ -75,8 +76,8 @@ def advise_experiment(options: AdviseOptions) -> list[Advice]:
     from jvmlab.experiment.analysis.advice import experiment_advice
     from jvmlab.experiment.storage import Store
 
-    if options.flags or options.jdk or options.jfr:
-        raise UsageError("--flags, --jdk and --jfr are for logs: an experiment knows its flags and JDKs")
+    if options.flags or options.jdk or options.jfr or options.jit:
+        raise UsageError("--flags, --jdk, --jfr and --jit are for logs: an experiment knows its own")
     store = Store.open(options.db)
     try:
         return experiment_advice(store, options.inputs[0])
@@ -123,6 +124,10 @@ def advise_inputs(options: AdviseOptions) -> list[Advice]:
     results = []
     for label, path in zip(labels, paths, strict=True):
         facts = facts_of_log(path, flags=options.flags, jdk_major=major, strict=options.strict, label=label)
+        if options.jit is not None:
+            from jvmlab.jit import load_compile_log, summarize
+
+            facts = replace(facts, jit=summarize(load_compile_log(options.jit)))
         advice = advise(facts)
         if options.check:
             advice = checked(advice, facts.options)

@@ -21,6 +21,7 @@ from jvmlab.cli.experiments import (
 from jvmlab.cli.flags import flags_app
 from jvmlab.cli.gc import gc_app
 from jvmlab.cli.jdks import jdks_app
+from jvmlab.cli.jit import jit_command
 from jvmlab.cli.load import load_command
 from jvmlab.cli.profile import profile_command
 from jvmlab.cli.regress import regress_command
@@ -44,6 +45,7 @@ app.command("report")(report_command)
 app.command("load")(load_command)
 app.command("advise")(advise_command)
 app.command("regress")(regress_command)
+app.command("jit", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(jit_command)
 app.command("profile", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
     profile_command
 )

@@ -289,6 +289,13 @@ class Telemetry(Strict):
     # Methods whose calls each trial counts from its readiness on (docs/counting.md), e.g.
     # "sun.security.ssl.CertificateMessage$T12CertificateProducer.produce"; measures "calls:PATTERN".
     count: list[str] = []
+    # JIT telemetry (docs/experiment-spec.md): "summary" samples the code cache per code heap and reads the
+    # heap's and code cache's huge pages; "compilations" adds the compilation log (jit.log); "detailed" adds
+    # HotSpot's LogCompilation XML (compilation.xml).
+    jit: Literal["summary", "compilations", "detailed"] | None = None
+    # perf stat from readiness to the end: software counters, and instructions, cycles, iTLB and L1-i misses
+    # where the machine has a PMU (measures task_clock_s, ipc, ...).
+    perf: bool = False
 
     @field_validator("count")
     @classmethod

@@ -15,6 +15,7 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 GC_CHURN = "jvmlab.workloads.GcChurn"
 CHUNKGEN = "jvmlab.workloads.ChunkGen"
 API_SERVICE = "jvmlab.workloads.ApiService"
+BIGCODE = "jvmlab.workloads.BigCode"
 
 
 def classes_dir(required: str = "GcChurn") -> Path:

@@ -2,6 +2,7 @@
 
 from jvmlab.advise.rules import (  # noqa: F401  (registers the rules)
     causes,
+    code_heaps,
     configuration,
     environment,
     failures,

@@ -74,9 +74,19 @@ def thp(f: Facts) -> Outcome:
 
 @rule("code-cache-full", "The code cache filled up: the JIT compiler stopped", needs_log=False)
 def code_cache_full(f: Facts) -> Outcome:
-    if f.jvm_output is None:
-        return not_checked("code-cache-full", "the JVM's own output is not available (experiments keep it)")
-    lines = [line.strip() for line in f.jvm_output.splitlines() if any(m in line for m in CODE_CACHE_FULL)]
+    if f.jvm_output is None and f.jit is None:
+        return not_checked(
+            "code-cache-full", "neither the JVM's own output nor a compilation log (experiments keep both)"
+        )
+    lines = [
+        line.strip() for line in (f.jvm_output or "").splitlines() if any(m in line for m in CODE_CACHE_FULL)
+    ]
+    events = f.jit.codecache_full if f.jit is not None else []
+    lines += [
+        f"{e['heap'] or 'CodeCache'} full at {e['uptime_s']:.1f} s: {e['disabled'] or 'compilation stopped'}"
+        for e in events
+        if e.get("uptime_s") is not None
+    ]
     if not lines:
         return None
     size = f.flag_bytes("ReservedCodeCacheSize")
@@ -85,10 +95,43 @@ def code_cache_full(f: Facts) -> Outcome:
         Severity.CRITICAL,
         "the code cache is full and the compiler was disabled",
         "New hot code stays interpreted from now on: ten times slower or worse, for the rest of the run.",
-        evidence(None, lines[:3], reserved_code_cache_bytes=size),
+        evidence(None, lines[:3], reserved_code_cache_bytes=size, full_events=len(events) or len(lines)),
         add=[f"-XX:ReservedCodeCacheSize={max(2 * (size or 0) >> 20, 256)}m"],
         action="Raise ReservedCodeCacheSize (keep it at 240 MB or more for the segmented code cache); look "
         "for runaway generated code (scripting engines, proxies).",
         effect=("throughput", "increase", "hot code compiled again"),
         confidence=Confidence.HIGH,
+    )
+
+
+@rule("huge-methods-not-compiled", "Hot methods too large to compile stay interpreted", needs_log=False)
+def huge_methods(f: Facts) -> Outcome:
+    if f.jit is None or f.jit.huge_methods_never_compiled is None:
+        return not_checked(
+            "huge-methods-not-compiled",
+            "no LogCompilation XML (it has the invocation counts): [telemetry] jit",
+        )
+    huge = f.jit.huge_methods_never_compiled
+    if not huge:
+        return None
+    if f.flag_on("DontCompileHugeMethods") is False:
+        return None
+    lines = [
+        f"{m['method']}: {m['bytecode_bytes']:,} bytes of bytecode, {m['invocations']:,} calls" for m in huge
+    ]
+    return make(
+        "huge-methods-not-compiled",
+        Severity.WARNING,
+        f"{len(huge)} hot method(s) over HugeMethodLimit ({t.HUGE_METHOD_BYTES:,} bytes) never compiled",
+        "HotSpot does not compile methods larger than HugeMethodLimit (DontCompileHugeMethods is on by "
+        "default): they run in the interpreter however hot they are, often generated code (parsers, "
+        "templates, state machines).",
+        evidence(
+            None, lines[:5], huge_methods=len(huge), largest_bytes=max(m["bytecode_bytes"] for m in huge)
+        ),
+        add=["-XX:-DontCompileHugeMethods"],
+        action="Let the JIT compile them (-XX:-DontCompileHugeMethods), or split the methods in the code "
+        "that generates them; compile time and code cache use grow, so verify by experiment.",
+        effect=("throughput", "increase", "the huge hot methods compiled"),
+        confidence=Confidence.MEDIUM,
     )

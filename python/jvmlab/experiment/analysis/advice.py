@@ -14,12 +14,27 @@ from jvmlab.advise.facts import facts_from_log, machine_recorded
 from jvmlab.advise.finding import Finding, sort_key
 from jvmlab.errors import UsageError
 from jvmlab.experiment.storage import OK, ExperimentRow, Store, TrialRow
+from jvmlab.jit import JitSummary
 
 OUTPUT_TAIL_BYTES = 1 << 20  # of stdout/stderr read for the JVM's warnings (code cache full, ...)
 
 
 def machine_of(environment: dict[str, Any]) -> Machine:
     return machine_recorded(environment.get("machine", {}))
+
+
+def compile_log_summary(artifacts: dict[str, str]) -> JitSummary | None:
+    """The trial's compilation log ([telemetry] jit), summarized; None without one or when unreadable."""
+    from jvmlab.errors import JvmLabError
+    from jvmlab.jit import load_compile_log, summarize
+
+    path = artifacts.get("compile_log") or artifacts.get("jit_log")
+    if not path or not Path(path).is_file():
+        return None
+    try:
+        return summarize(load_compile_log(path))
+    except JvmLabError:
+        return None
 
 
 def jvm_output(artifacts: dict[str, str]) -> str | None:
@@ -59,6 +74,9 @@ def trial_facts(store: Store, exp: ExperimentRow, trial: TrialRow) -> Facts | No
         process=ProcessSamples(tuple(swap), tuple(rss)) if swap or rss else None,
         workload_kind="latency" if exp.spec.get("load") else "throughput",
         jvm_output=jvm_output(artifacts),
+        jit=compile_log_summary(artifacts),
+        code_heaps=(trial.jit or {}).get("codecache") or None,
+        code_page_sizes=((trial.jit or {}).get("pages") or {}).get("page_size") or None,
     )
 
 

@@ -122,6 +122,21 @@ MEASURES: tuple[Measure, ...] = (
     _m("rss_peak_mb", "peak RSS", "MiB", LOWER, "rss_peak_bytes", "rss_peak_bytes"),
     _m("cpu_s", "CPU time", "s", LOWER, "cpu_s", None),
     _m("cpu_percent", "CPU", "%", LOWER, None, "cpu_percent"),
+    # the code cache ([telemetry] jit): neither direction is better (more compiled code can be faster)
+    _m("code_cache_peak_mb", "code cache peak use", "MiB", None, "code_cache_peak_bytes", None),
+    # perf stat ([telemetry] perf) over the measured window; the hardware ones only on a machine with a PMU
+    _m("task_clock_s", "task clock", "s", LOWER, "task_clock_s", None),
+    _m("page_faults", "page faults", "", LOWER, "page_faults", None),
+    _m("context_switches", "context switches", "", LOWER, "context_switches", None),
+    _m("cpu_migrations", "CPU migrations", "", LOWER, "cpu_migrations", None),
+    # as many instructions for the same work is better fewer; a run of fixed length does more work with more
+    _m("instructions", "instructions", "", None, "instructions", None),
+    _m("cycles", "cycles", "", None, "cycles", None),
+    _m("ipc", "instructions per cycle", "", HIGHER, "ipc", None),
+    _m(
+        "itlb_misses_per_kinstr", "iTLB misses per 1k instructions", "", LOWER, "itlb_misses_per_kinstr", None
+    ),
+    _m("l1i_misses_per_kinstr", "L1-i misses per 1k instructions", "", LOWER, "l1i_misses_per_kinstr", None),
 )
 
 

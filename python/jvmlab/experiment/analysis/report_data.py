@@ -13,8 +13,10 @@ from jvmlab.advise import Advice
 from jvmlab.errors import UsageError
 from jvmlab.experiment.analysis.advice import experiment_advice
 from jvmlab.experiment.analysis.comparison import Comparison, stored_comparison
+from jvmlab.experiment.analysis.jit import TrialJit, experiment_jit
 from jvmlab.experiment.analysis.profiles import events_of, safe_variant_profiles
 from jvmlab.experiment.storage import OK, ExperimentRow, LevelRow, Store, TrialRow
+from jvmlab.experiment.storage.artifacts import CODE_HEAP_SERIES
 from jvmlab.metrics.summary import GcSummary
 from jvmlab.profile.model import Profile, merge
 
@@ -52,6 +54,9 @@ class ReportData:
     gc_logs: list[GcEvidence] = field(default_factory=list)
     advice: list[Advice] = field(default_factory=list)  # per variant (jvmlab advise EXPERIMENT)
     profiles: list[VariantProfile] = field(default_factory=list)  # per event, then variant
+    jit: list[TrialJit] = field(default_factory=list)  # per successful trial with [telemetry] jit
+    # the first successful trial of each variant with code cache samples: trial id -> code heap -> points
+    code_heaps: dict[int, dict[str, list[tuple[float, float]]]] = field(default_factory=dict)
 
 
 def gc_evidence(variant: str, trial_key: str, path: str) -> GcEvidence:
@@ -89,7 +94,33 @@ def report_data(
         [gc_evidence(v.variant, *first[v.variant]) for v in c.variants if v.variant in first],
         advice_of(store, exp),
         profiles_of(store, exp, [v.variant for v in c.variants]),
+        jit_of(store, exp),
+        code_heaps_of(store, ok),
     )
+
+
+def jit_of(store: Store, exp: ExperimentRow) -> list[TrialJit]:
+    """The trials' compilation logs summarized; none when the spec asked for no JIT telemetry."""
+    if not (exp.spec or {}).get("telemetry", {}).get("jit"):
+        return []
+    try:
+        return [t for t in experiment_jit(store, str(exp.id)) if t.summary is not None]
+    except UsageError:
+        return []
+
+
+def code_heaps_of(store: Store, ok: list[TrialRow]) -> dict[int, dict[str, list[tuple[float, float]]]]:
+    """Per variant, its first trial's code cache use per code heap ([telemetry] jit)."""
+    out: dict[int, dict[str, list[tuple[float, float]]]] = {}
+    seen: set[str] = set()
+    for t in sorted(ok, key=lambda t: t.repetition):
+        if t.variant in seen:
+            continue
+        heaps = store.series_named(t.id, CODE_HEAP_SERIES)
+        if heaps:
+            out[t.id] = {name.removeprefix(CODE_HEAP_SERIES): points for name, points in heaps.items()}
+            seen.add(t.variant)
+    return out
 
 
 def profiles_of(store: Store, exp: ExperimentRow, variants: list[str]) -> list[VariantProfile]:

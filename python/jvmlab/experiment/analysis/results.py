@@ -72,6 +72,9 @@ class VariantResult:
     profile_notes: list[str] = field(default_factory=list)
     # Why counting calls ([telemetry] count) failed in some trials, one line per distinct reason.
     count_errors: list[str] = field(default_factory=list)
+    # [telemetry] jit and perf: one line each of what the trials measured (code cache, huge pages, perf
+    # stat) and the distinct notes of what they could not; empty when neither was asked.
+    jit_notes: list[str] = field(default_factory=list)
 
 
 def _get(d: dict[str, Any] | None, *path: str) -> Any:
@@ -109,7 +112,35 @@ FIGURES: dict[str, Callable[[TrialRow], float | None]] = {
     "allocation_mib_s": lambda t: _get(t.gc, "allocation", "allocation_rate_mib_per_s"),
     "rss_peak_bytes": lambda t: _get(t.process, "rss_peak_bytes"),
     "cpu_s": lambda t: _cpu(t),
+    "code_cache_peak_bytes": lambda t: _code_cache_peak(t),
 }
+
+# [telemetry] perf: the figures of perf stat over the measured window (execution/perfstat.py), by name.
+PERF_FIGURES = (
+    "task_clock_s",
+    "page_faults",
+    "context_switches",
+    "cpu_migrations",
+    "instructions",
+    "cycles",
+    "ipc",
+    "itlb_misses_per_kinstr",
+    "l1i_misses_per_kinstr",
+)
+
+
+def _perf_figure(name: str) -> Callable[[TrialRow], float | None]:
+    return lambda t: _get(getattr(t, "perf", None), "figures", name)
+
+
+FIGURES.update({name: _perf_figure(name) for name in PERF_FIGURES})
+
+
+def _code_cache_peak(t: TrialRow) -> float | None:
+    """The most code cache used ([telemetry] jit): the sum over the code heaps of each one's peak."""
+    heaps = _get(getattr(t, "jit", None), "codecache") or {}
+    peaks = [h.get("used_peak_bytes") for h in heaps.values() if isinstance(h, dict)]
+    return float(sum(p for p in peaks if p is not None)) if any(p is not None for p in peaks) else None
 
 
 # A counted method's figure (and measure): "calls:" + its pattern, the calls in the trial's measured window.
@@ -172,6 +203,7 @@ def variant_results(
                 timeline,
                 profile_notes(rows),
                 count_errors(rows),
+                jit_notes(ok, figures) + perf_notes(rows, figures),
             )
         )
     return out
@@ -185,6 +217,55 @@ def count_errors(trials: Sequence[TrialRow]) -> list[str]:
         if error:
             by_reason.setdefault(str(error), []).append(f"#{t.repetition}")
     return [f"{', '.join(reps)}: {reason}" for reason, reps in by_reason.items()]
+
+
+def _mean(values: Sequence[Any]) -> float | None:
+    present = [float(v) for v in values if isinstance(v, int | float)]
+    return statistics.fmean(present) if present else None
+
+
+def _percent(v: float | None) -> str:
+    return "—" if v is None else f"{v:.0f}%"
+
+
+def jit_notes(ok: Sequence[TrialRow], figures: Mapping[str, Figure]) -> list[str]:
+    """`jit: code cache peak 12.3 MiB; THP madvise: heap 100% on huge pages, code cache 0%`, the page sizes
+    the JVM chose, and the notes of what could not be read; empty when no trial has JIT telemetry."""
+    jit: list[dict[str, Any]] = [t.jit for t in ok if getattr(t, "jit", None) and t.jit is not None]
+    if not jit:
+        return []
+    peak = figures["code_cache_peak_bytes"].mean
+    head = "jit: code cache peak " + ("—" if peak is None else f"{peak / 2**20:.1f} MiB")
+    thp = {_get(j, "pages", "thp") for j in jit}
+    heap = _mean([_get(j, "pages", "heap", "huge_percent") for j in jit])
+    code = _mean([_get(j, "pages", "code", "huge_percent") for j in jit])
+    head += f"; THP {'/'.join(sorted(str(m) for m in thp))}: on huge pages heap {_percent(heap)}"
+    head += f", code cache {_percent(code)} (of resident)"
+    sizes = _get(jit[0], "pages", "page_size") or {}
+    if sizes:
+        head += "; page sizes " + ", ".join(f"{k.removeprefix('CodeHeap ')} {v}" for k, v in sizes.items())
+    notes = dict.fromkeys(str(j["note"]) for j in jit if j.get("note"))
+    return [head, *(f"jit: {n}" for n in notes)]
+
+
+def perf_notes(trials: Sequence[TrialRow], figures: Mapping[str, Figure]) -> list[str]:
+    """`perf: task clock 12.1 s, IPC 1.52, ...` and the distinct notes (no PMU, no perf)."""
+    perf: list[dict[str, Any]] = [t.perf for t in trials if getattr(t, "perf", None) and t.perf is not None]
+    if not perf:
+        return []
+    shown = [
+        ("task clock", "task_clock_s", "{:.2f} s"),
+        ("IPC", "ipc", "{:.2f}"),
+        ("iTLB misses/1k instr", "itlb_misses_per_kinstr", "{:.3f}"),
+        ("L1-i misses/1k instr", "l1i_misses_per_kinstr", "{:.2f}"),
+        ("page faults", "page_faults", "{:,.0f}"),
+        ("context switches", "context_switches", "{:,.0f}"),
+    ]
+    parts = [
+        f"{label} {fmt.format(v)}" for label, name, fmt in shown if (v := figures[name].mean) is not None
+    ]
+    notes = dict.fromkeys(str(p["note"]) for p in perf if p.get("note"))
+    return ([f"perf: {', '.join(parts)}"] if parts else []) + [f"perf: {n}" for n in notes]
 
 
 def profile_notes(trials: Sequence[TrialRow]) -> list[str]:

@@ -43,3 +43,46 @@ def jfr_settings(events: Sequence[str], jdk_home: Path, run_dir: Path) -> Path |
     if not events or default is None:
         return None
     return settings_with(default, events, run_dir / "jfr-settings.jfc")
+
+
+# [telemetry] jit: what each level adds to the JVM's flags (the code cache is sampled through attach).
+JIT_LOG, COMPILE_LOG = "jit.log", "compilation.xml"
+# JIT compilations (what -XX:+PrintCompilation prints, one line per compile and per nmethod made not
+# entrant; JDK 25 adds the reason after "made not entrant:"), the code cache's warnings ("CodeCache is full")
+# and the page sizes the JVM chose for the heap and each code heap (-Xlog:pagesize), in one file.
+UNIFIED_JIT_SELECTION = "jit+compilation=debug,codecache=warning,pagesize=info"
+UNIFIED_JIT_SELECTION_9 = "jit+compilation=debug"  # JDK 9 and 10: no codecache nor pagesize tags yet
+UNIFIED_JIT_DECORATORS = "uptime,level,tags"
+DIAGNOSTIC = "-XX:+UnlockDiagnosticVMOptions"
+
+
+def jit_log_flags(level: str | None, major: int, run_dir: Path, *, vm: str = "HotSpot") -> list[str]:
+    """The flags of [telemetry] jit: none for "summary" (sampling needs none) or on OpenJ9; "compilations":
+    the compilation log `jit.log`; "detailed": also HotSpot's LogCompilation XML `compilation.xml`.
+
+    JDK 8 has no unified logging: -XX:+PrintCompilation prints to the JVM's tty, which LogVMOutput copies
+    into `jit.log` (an XML file: the lines are in its <tty> element) and -DisplayVMOutput keeps out of
+    stdout; -XX:+PrintCodeCache adds the code cache's use at exit. There LogCompilation writes into that
+    same file (HotSpot has one LogFile)."""
+    if level in (None, "summary") or vm == "OpenJ9":
+        return []
+    jit_log = run_dir / JIT_LOG
+    if major < 9:
+        flags = [DIAGNOSTIC, "-XX:+LogVMOutput", f"-XX:LogFile={jit_log}", "-XX:-DisplayVMOutput"]
+        flags += ["-XX:+PrintCompilation", "-XX:+PrintCodeCache"]
+        return flags + (["-XX:+LogCompilation"] if level == "detailed" else [])
+    selection = UNIFIED_JIT_SELECTION if major >= 11 else UNIFIED_JIT_SELECTION_9
+    flags = [xlog_file_option(selection, jit_log, UNIFIED_JIT_DECORATORS) + ":filecount=0"]
+    if level == "detailed":
+        flags += [DIAGNOSTIC, "-XX:+LogCompilation", f"-XX:LogFile={run_dir / COMPILE_LOG}"]
+    return flags
+
+
+def jit_artifacts(level: str | None, major: int, run_dir: Path) -> dict[str, Path]:
+    """The files jit_log_flags asks the JVM to write, by artifact kind (on JDK 8 both kinds are jit.log)."""
+    if level in (None, "summary"):
+        return {}
+    out = {"jit_log": run_dir / JIT_LOG}
+    if level == "detailed":
+        out["compile_log"] = run_dir / (JIT_LOG if major < 9 else COMPILE_LOG)
+    return out

@@ -26,6 +26,8 @@ from jvmlab.errors import InputError, JvmLabError, os_error_reason
 from jvmlab.experiment.execution import interrupt, levels, telemetry
 from jvmlab.experiment.execution.command import build_argv, fill
 from jvmlab.experiment.execution.counting import Counting, start_counting
+from jvmlab.experiment.execution.jit import JitWatch, jit_not_started, start_jit
+from jvmlab.experiment.execution.perfstat import PerfStat, start_perf
 from jvmlab.experiment.execution.process import end_tree, spawn
 from jvmlab.experiment.execution.profiling import Profiling, start_profiling
 from jvmlab.experiment.execution.sampler import ProcessSampler
@@ -95,6 +97,7 @@ def prepare(spec: ExperimentSpec, setup: TrialSetup) -> Launch:
     if jfr is not None:
         settings = telemetry.jfr_settings(spec.telemetry.jfr_events, setup.jdk_home, setup.run_dir)
         jvm_opts += telemetry.jfr_flags(jfr, settings)
+    jvm_opts += telemetry.jit_log_flags(spec.telemetry.jit, setup.jdk_major, setup.run_dir, vm=setup.jdk_vm)
     values = {
         "java": str(setup.java),
         "workdir": str(workdir),
@@ -324,8 +327,24 @@ def run_trial(
     level_runs: list[levels.LevelRun] = []
     profiling = None
     counting: Counting | None = None
+    jit: JitWatch | str | None = None
+    perf: PerfStat | None = None
     try:
         ended = running.until_ready()
+        if ended is None and proc.poll() is None and spec.telemetry.perf:
+            perf = start_perf(proc.pid, setup.run_dir)
+        if ended is None and proc.poll() is None and spec.telemetry.jit is not None:
+            jit_log = telemetry.jit_artifacts(spec.telemetry.jit, setup.jdk_major, setup.run_dir).get(
+                "jit_log"
+            )
+            jit = start_jit(
+                proc.pid,
+                spec.telemetry.sample_interval_s,
+                t0,
+                argv=launch.argv,
+                vm=setup.jdk_vm,
+                jit_log=jit_log,
+            )
         if ended is None and proc.poll() is None and spec.telemetry.profile is not None:
             profiling = start_profiling(
                 spec.telemetry.profile, proc.pid, setup.run_dir, setup.java, setup.jdk_major
@@ -341,6 +360,14 @@ def run_trial(
             else:
                 ended, stopped_by_us = running.until_stop()
     finally:
+        try:  # the measured window ends here: perf is never left running, the JVM never outlives an error
+            if perf is not None:
+                perf.stop()
+            if isinstance(jit, JitWatch):
+                jit.finish(alive=proc.poll() is None)
+        finally:
+            if perf is not None:
+                perf.kill()
         if counting is not None:
             counting.stop(alive=proc.poll() is None)
         if profiling is not None and proc.poll() is None:
@@ -357,6 +384,8 @@ def run_trial(
         reason = _failure_reason(code, watch, launch.workdir)
     series = {"metric": metric_series(watch.metric_points, w.metric)} if w.metric else {}
     series.update(sampler.series)
+    if isinstance(jit, JitWatch):
+        series.update(jit.series)
     artifacts = {"stdout": str(stdout_path), "stderr": str(stderr_path)}
     if state == OK and not spec.trial.keep_workdir:
         shutil.rmtree(launch.workdir, ignore_errors=True)
@@ -365,6 +394,11 @@ def run_trial(
     for kind, path in (("gc_log", launch.gc_log), ("jfr", launch.jfr)):
         if path is not None and path.exists():
             artifacts[kind] = str(path)
+    for kind, path in telemetry.jit_artifacts(spec.telemetry.jit, setup.jdk_major, setup.run_dir).items():
+        if path.is_file():
+            artifacts[kind] = str(path)
+    if perf is not None and perf.output.is_file():
+        artifacts["perf"] = str(perf.output)
     if profiling is not None:
         artifacts.update(profiling.collect())
     counts = counting.result() if counting is not None else None
@@ -387,7 +421,28 @@ def run_trial(
         levels=_level_outcomes(level_runs, launch, t0_unix, series) if spec.load is not None else None,
         profile_note=_profile_note(spec, profiling),
         counts=counts,
+        jit=_jit_result(spec, jit),
+        perf=perf.result() if perf is not None else _not_ready(spec.telemetry.perf),
     )
+
+
+def _jit_result(spec: ExperimentSpec, jit: JitWatch | str | None) -> dict[str, Any] | None:
+    """The trial's `jit` column; None when no JIT telemetry was asked."""
+    if spec.telemetry.jit is None:
+        return None
+    from jvmlab.host import thp_mode
+
+    if jit is None:
+        return jit_not_started(
+            "no code cache samples: the trial ended before its workload was ready", thp_mode()
+        )
+    return jit_not_started(jit, thp_mode()) if isinstance(jit, str) else jit.result()
+
+
+def _not_ready(asked: bool) -> dict[str, Any] | None:
+    if not asked:
+        return None
+    return {"events": {}, "figures": {}, "note": "no counters: the trial ended before its workload was ready"}
 
 
 def _profile_note(spec: ExperimentSpec, profiling: Profiling | None) -> str | None:

@@ -1,4 +1,5 @@
-"""The kinds of a trial's stored files (ArtifactRow.kind) that more than one part reads: the profiles."""
+"""The names of what a trial stores that more than one part reads: the kinds of its files (ArtifactRow.kind:
+the profiles) and of its series (SampleRow.series: the code heaps)."""
 
 from __future__ import annotations
 
@@ -10,3 +11,7 @@ def profile_kind(event: str, first: bool) -> str:
     """`profile` for the first (or only) event the spec lists, as older jvmlab reads it; `profile:alloc`
     for the others."""
     return PROFILE if first else f"{PROFILE}:{event}"
+
+
+# One series per code heap ([telemetry] jit): this prefix + the heap's name, e.g. "profiled nmethods".
+CODE_HEAP_SERIES = "codecache_used_bytes:"

@@ -42,3 +42,7 @@ class TrialOutcome:
     profile_note: str | None = None  # what the profile is, or why there is none (None: none was asked)
     # [telemetry] count: backend, window_s and per pattern its invocations (or an error)
     counts: dict[str, Any] | None = None
+    # [telemetry] jit: code cache per code heap, huge pages of the heap and the code cache, a note
+    jit: dict[str, Any] | None = None
+    # [telemetry] perf: perf stat's counts by event, the figures measured, a note of what is missing
+    perf: dict[str, Any] | None = None

@@ -183,6 +183,7 @@ class Store:
                 t.argv = list(outcome.argv)
             t.metric, t.process, t.gc = (_json_safe(v) for v in (outcome.metric, outcome.process, outcome.gc))
             t.counts = _json_safe(outcome.counts)
+            t.jit, t.perf = _json_safe(outcome.jit), _json_safe(outcome.perf)
             for series, points in (outcome.series or {}).items():
                 s.add_all(SampleRow(trial_id=trial_id, series=series, t_s=t_s, value=v) for t_s, v in points)
             for kind, path in (outcome.artifacts or {}).items():
@@ -202,6 +203,19 @@ class Store:
                 .order_by(SampleRow.t_s)
             )
             return [(float(a), float(b)) for a, b in s.execute(q)]
+
+    def series_named(self, trial_id: int, prefix: str) -> dict[str, list[tuple[float, float]]]:
+        """Every series of the trial whose name starts with `prefix` (e.g. one per code heap), by name."""
+        with self.session() as s:
+            q = (
+                select(SampleRow.series, SampleRow.t_s, SampleRow.value)
+                .where(SampleRow.trial_id == trial_id, SampleRow.series.startswith(prefix, autoescape=True))
+                .order_by(SampleRow.series, SampleRow.t_s)
+            )
+            out: dict[str, list[tuple[float, float]]] = {}
+            for name, t, v in s.execute(q):
+                out.setdefault(str(name), []).append((float(t), float(v)))
+            return out
 
     def levels(self, trial_ids: Iterable[int]) -> dict[int, list[LevelRow]]:
         """The load levels of each of the trials, in the spec's order."""

@@ -67,6 +67,10 @@ class TrialRow(Base):
     gc: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     # [telemetry] count: calls of the counted methods in the measured window (profile/counting.py)
     counts: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    # [telemetry] jit: per code heap its size and peak use, THP mode and huge pages of heap and code cache
+    jit: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    # [telemetry] perf: perf stat over the measured window (execution/perfstat.py)
+    perf: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     # What the trial's profile is, in one line ("async-profiler cpu 10ms (...)", "JFR execution samples:
     # async-profiler could not load: ...", "no profile: ..."); None: no profile was asked.
     profile_note: Mapped[str | None] = mapped_column(Text, default=None)

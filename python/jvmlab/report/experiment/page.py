@@ -23,6 +23,7 @@ from jvmlab.report import units
 from jvmlab.report.advice.html import findings_section
 from jvmlab.report.advice.verification import verification_section
 from jvmlab.report.experiment.comparison_view import ComparisonView, TableView, comparison_view
+from jvmlab.report.experiment.jit_section import jit_section
 from jvmlab.report.html.charts import Series, bar_chart, line_chart
 from jvmlab.report.html.flamegraph import flamegraph_block
 from jvmlab.report.html.page import Block, Cell, Chart, Column, KeyValues, Links, Page, Section, Table, Text
@@ -480,6 +481,9 @@ def experiment_page(
         sections.append(Section("gc", "GC per variant", (), tuple(gc_sections(d))))
     if d.profiles:
         sections.append(profiles_section(d))
+    jit = jit_section(d, colors(c))
+    if jit is not None:
+        sections.append(jit)
     sections.append(trials_section(d, None if output is None else output.resolve().parent))
     return Page(
         title=f"jvmlab: {c.name}",

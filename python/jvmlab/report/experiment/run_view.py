@@ -135,6 +135,7 @@ def results_renderable(title: str, results: Sequence[VariantResult], metric: Any
         notes += [Text(f"{r.variant}: {reason}", style="red") for reason in r.reasons]
         notes += [Text(f"{r.variant}: profile: {note}", style="dim") for note in r.profile_notes]
         notes += [Text(f"{r.variant}: calls not counted: {e}", style="red") for e in r.count_errors]
+        notes += [Text(f"{r.variant}: {note}", style="dim") for note in r.jit_notes]
     calls = calls_table(results)
     return Group(Text(title, style="bold"), table, *notes, *([calls] if calls is not None else []))
 

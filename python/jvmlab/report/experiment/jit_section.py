@@ -1,0 +1,94 @@
+"""The experiment report's JIT section ([telemetry] jit): code cache use per code heap over time (each
+variant's first trial), compilations per minute over time, and each trial's compilation figures."""
+
+from __future__ import annotations
+
+from jvmlab.experiment.analysis.report_data import ReportData
+from jvmlab.report.html.charts import Series, line_chart
+from jvmlab.report.html.page import Block, Cell, Chart, Section, Text, table
+
+MIB = 1 << 20
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+
+
+def code_heap_chart(d: ReportData, colors: dict[str, str]) -> Chart | None:
+    by_id = {t.id: t for t in d.trials}
+    series = []
+    for trial_id, heaps in d.code_heaps.items():
+        t = by_id[trial_id]
+        for i, (heap, points) in enumerate(sorted(heaps.items())):
+            x, y = [p[0] for p in points], [p[1] / MIB for p in points]
+            s = Series(f"{t.variant}: {heap}", x, y, color=colors.get(t.variant))
+            series.append((s, DASHES[i % len(DASHES)]))
+    if not series:
+        return None
+    figure = line_chart([s for s, _ in series], "seconds since start", "code heap used (MiB)")
+    for trace, (_, dash) in zip(figure["data"], series, strict=True):
+        trace.setdefault("line", {})["dash"] = dash
+    return Chart(
+        "code-heaps",
+        "Code cache use per code heap",
+        figure,
+        "each variant's first trial; one line style per heap",
+    )
+
+
+def compilations_chart(d: ReportData, colors: dict[str, str]) -> Chart | None:
+    series = []
+    seen: set[str] = set()
+    for tj in d.jit:
+        s = tj.summary
+        if s is None or tj.variant in seen or not s.per_minute.get("bins"):
+            continue
+        seen.add(tj.variant)
+        bins = s.per_minute["bins"]
+        x, y = [b["start_s"] for b in bins], [b["per_min"] for b in bins]
+        series.append(Series(tj.variant, x, y, color=colors.get(tj.variant)))
+    if not series:
+        return None
+    return Chart(
+        "compilations",
+        "Compilations per minute",
+        line_chart(series, "seconds since JVM start", "compilations per minute"),
+        "each variant's first trial with a compilation log",
+    )
+
+
+def jit_section(d: ReportData, colors: dict[str, str]) -> Section | None:
+    if not d.jit and not d.code_heaps:
+        return None
+    blocks: list[Block] = [
+        Text(
+            (
+                "From each trial's compilation log and code cache samples ([telemetry] jit, docs/jit.md); "
+                "`jvmlab jit EXPERIMENT` shows the same in the terminal.",
+            ),
+            tone="note",
+        )
+    ]
+    blocks += [c for c in (code_heap_chart(d, colors), compilations_chart(d, colors)) if c is not None]
+    rows: list[list[str | Cell]] = []
+    for tj in d.jit:
+        s = tj.summary
+        if s is None:
+            continue
+        deopts = sum(s.deoptimizations.values()) + sum(s.uncommon_traps.values())
+        total = s.compile_time.get("total_ms")
+        full = Cell(str(len(s.codecache_full)), "fail" if s.codecache_full else "")
+        rows.append(
+            [tj.variant, tj.key, f"{s.compilations:,}", f"{s.osr_compilations:,}", f"{s.not_entrant:,}",
+             f"{deopts:,}", full, "—" if total is None else f"{total:,.0f}"]
+        )  # fmt: skip
+    if rows:
+        columns = (
+            "variant",
+            "trial",
+            "compilations",
+            "OSR",
+            "not entrant",
+            "deopts",
+            "CodeCache full",
+            "compile ms",
+        )
+        blocks.append(table(columns, rows, "compilations per trial"))
+    return Section("jit", "JIT and code cache", tuple(blocks))

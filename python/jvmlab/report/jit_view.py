@@ -1,0 +1,186 @@
+"""`jvmlab jit` in the terminal: a compilation log's summary, or a stored experiment's trials side by side."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+from rich import box
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from jvmlab.jit import JitSummary
+from jvmlab.report.sparkline import sparkline
+
+if TYPE_CHECKING:
+    from jvmlab.experiment.analysis.jit import TrialJit
+
+
+def _table(title: str, *columns: str) -> Table:
+    t = Table(box=box.SIMPLE_HEAD, title=title, title_justify="left", show_edge=False, pad_edge=False)
+    for i, c in enumerate(columns):
+        t.add_column(c, overflow="fold", justify="left" if i == 0 or c in ("method", "reason") else "right")
+    return t
+
+
+def _ms(x: Any) -> str:
+    return "—" if x is None else f"{float(x):,.1f}"
+
+
+def _counts(title: str, counts: Mapping[str, int], what: str, top: int) -> Table | None:
+    if not counts:
+        return None
+    t = _table(title, what, "count")
+    for k, n in list(counts.items())[:top]:
+        t.add_row(k, f"{n:,}")
+    return t
+
+
+def summary_renderables(s: JitSummary, *, top: int = 15) -> list[RenderableType]:
+    span = "" if s.first_s is None or s.last_s is None else f", {s.first_s:,.1f}-{s.last_s:,.1f} s"
+    jdk = f", JDK {s.jdk_version}" if s.jdk_version else ""
+    out: list[RenderableType] = [Text(f"{s.log}: {', '.join(s.formats)}{jdk}{span}", style="bold")]
+    head = _table("compilations", "", "count")
+    head.add_row("compilations", f"{s.compilations:,}")
+    head.add_row("of them OSR", f"{s.osr_compilations:,}")
+    head.add_row("native wrappers", f"{s.native_wrappers:,}")
+    head.add_row("made not entrant", f"{s.not_entrant:,}")
+    head.add_row("zombies", f"{s.zombies:,}")
+    head.add_row(
+        "CodeCache full", Text(f"{len(s.codecache_full):,}", style="bold red" if s.codecache_full else "")
+    )
+    out.append(head)
+    tiers = _table("by tier and compiler", "tier / compiler", "compilations")
+    for k, n in s.by_tier.items():
+        tiers.add_row(f"tier {k}", f"{n:,}")
+    for k, n in s.by_compiler.items():
+        tiers.add_row(k, f"{n:,}")
+    out.append(tiers)
+    ct = s.compile_time
+    if ct.get("timed"):
+        t = _table("compile time, ms", "timed", "total", "p50", "p90", "p99", "max")
+        times = (ct[k] for k in ("total_ms", "p50_ms", "p90_ms", "p99_ms", "max_ms"))
+        t.add_row(f"{ct['timed']:,}", *(_ms(x) for x in times))
+        out.append(t)
+    bins = s.per_minute.get("bins") or []
+    if bins:
+        rates = [b["per_min"] for b in bins]
+        out.append(
+            Text(
+                f"compilations per minute, {s.per_minute['bin_s']} s bins: {sparkline(rates, max(rates))} "
+                f"(peak {max(rates):,.0f}/min)"
+            )
+        )
+    for renderable in (
+        _counts("not entrant, by reason", s.not_entrant_reasons, "reason", top),
+        _counts("uncommon traps, by reason", s.uncommon_traps, "reason", top),
+        _counts("deoptimizations, by reason", s.deoptimizations, "reason", top),
+        _counts("compilations skipped, by reason", s.skipped, "reason", top),
+        _counts("inlining failures, by reason", s.inlining_failure_reasons, "reason", top),
+    ):
+        if renderable is not None:
+            out.append(renderable)
+    if s.codecache_full:
+        t = _table("CodeCache full: the compiler was disabled", "at s", "code heap", "disabled", "free bytes")
+        for e in s.codecache_full[:top]:
+            t.add_row(
+                _ms(e["uptime_s"]),
+                str(e["heap"] or "—"),
+                str(e["disabled"] or "—"),
+                str(e["free_bytes"] or "—"),
+            )
+        out.append(t)
+    for storm in s.deopt_storms[:top]:
+        reasons = ", ".join(f"{k} {v}" for k, v in list(storm["reasons"].items())[:3])
+        out.append(
+            Text(
+                f"deoptimization storm {storm['start_s']:,.0f}-{storm['end_s']:,.0f} s: {storm['events']:,} "
+                f"traps ({reasons})",
+                style="yellow",
+            )
+        )
+    if s.huge_methods_never_compiled:
+        t = _table(
+            "huge methods never compiled (over HugeMethodLimit, hot)", "method", "bytes", "invocations"
+        )
+        for m in s.huge_methods_never_compiled[:top]:
+            t.add_row(m["method"], f"{m['bytecode_bytes']:,}", f"{m['invocations']:,}")
+        out.append(t)
+    if s.hot_inlining_failures:
+        t = _table("inlining failures in hot methods", "caller", "callee", "reason", "count")
+        for f in s.hot_inlining_failures[:top]:
+            t.add_row(str(f["caller"]), str(f["callee"]), str(f["reason"]), f"{f['count']:,}")
+        out.append(t)
+    if s.largest_native:
+        t = _table("largest compiled methods", "method", "tier", "native bytes", "bytecode bytes")
+        for m in s.largest_native[:top]:
+            t.add_row(str(m["method"]), str(m["level"]), _n(m["native_bytes"]), _n(m["bytecode_bytes"]))
+        out.append(t)
+    d = s.diagnostics
+    if d.get("lines_unknown") or d.get("truncated"):
+        trunc = "; the file ends mid-record (a JVM killed?)" if d.get("truncated") else ""
+        out.append(
+            Text(
+                f"{d.get('lines_unknown', 0):,} of {d.get('lines_total', 0):,} lines not read{trunc}",
+                style="dim",
+            )
+        )
+    return out
+
+
+def _n(x: Any) -> str:
+    return "—" if x is None else f"{int(x):,}"
+
+
+def experiment_renderables(trials: Sequence[TrialJit], *, top: int = 15) -> list[RenderableType]:
+    columns = (
+        "variant",
+        "trial",
+        "compilations",
+        "OSR",
+        "not entrant",
+        "deopts",
+        "CodeCache full",
+        "compile ms",
+    )
+    t = _table("compilations per trial", *columns)
+    notes: list[RenderableType] = []
+    for tr in trials:
+        s = tr.summary
+        if s is None:
+            notes.append(Text(f"{tr.variant} {tr.key}: {tr.note}", style="dim"))
+            continue
+        deopts = sum(s.deoptimizations.values()) + sum(s.uncommon_traps.values())
+        full = Text(str(len(s.codecache_full)), style="bold red" if s.codecache_full else "")
+        t.add_row(tr.variant, tr.key, f"{s.compilations:,}", f"{s.osr_compilations:,}", f"{s.not_entrant:,}",
+                  f"{deopts:,}", full, _ms(s.compile_time.get("total_ms")))  # fmt: skip
+    return [t, *notes]
+
+
+def compilations_renderable(table: pl.DataFrame, name: str, order: str, top: int) -> RenderableType:
+    """The first `top` rows of the compilation table (jvmlab.jit.compilations)."""
+    by = "in time order" if order == "time" else f"largest {order} first"
+    t = _table(
+        f"{name}: {table.height:,} compilations, {by}",
+        "at s", "id", "tier", "method", "OSR", "bytecode", "native", "compile ms", "not entrant",
+    )  # fmt: skip
+    for r in table.head(top).iter_rows(named=True):
+        fate = "—"
+        if r["not_entrant_s"] is not None:
+            fate = f"at {r['not_entrant_s']:,.2f} s" + (
+                f": {r['not_entrant_reason']}" if r["not_entrant_reason"] else ""
+            )
+        sizes = (_n(r["bytecode_bytes"]), _n(r["native_bytes"]), _ms(r["compile_ms"]))
+        osr = "OSR" if r["osr"] else ""
+        t.add_row(
+            _ms(r["uptime_s"]),
+            _n(r["compile_id"]),
+            _n(r["level"]),
+            str(r["method"] or "—"),
+            osr,
+            *sizes,
+            fate,
+        )
+    return t

@@ -1,0 +1,115 @@
+"""`jvmlab jit`: a compilation log's summary in the terminal and as JSON, what is not a compilation log, and
+`jvmlab jit directives` from a profile, verified by experiment."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from jvmlab.cli.main import main
+
+LOGS = Path(__file__).with_name("logs")
+GC_LOG = (
+    Path(__file__).resolve().parents[2].parent / "shared" / "gclogs" / "generated" / "jdk25-g1-gcstar.log"
+)
+
+
+@pytest.mark.parametrize("name", ["jdk17-codecache-full.txt", "jdk25-codecache-full.txt"])
+def test_codecache_full_is_shown_with_what_it_disabled(name, capsys):
+    assert main(["jit", str(LOGS / name)]) == 0
+    out = capsys.readouterr().out
+    assert "CodeCache full: the compiler was disabled" in out and "Compiler has been disabled" in out
+
+
+def test_json_is_the_summary(capsys):
+    assert main(["jit", str(LOGS / "jdk17-lc.xml.gz"), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["format_version"] == 1 and doc["compilations"] > 100 and doc["formats"] == ["log_compilation"]
+    assert doc["compile_time"]["timed"] > 100 and doc["uncommon_traps"]
+
+
+def test_a_gc_log_or_nothing_is_one_line_and_exit_2(tmp_path, capsys):
+    inputs = [str(GC_LOG)] if GC_LOG.is_file() else []
+    for args in ([*inputs], [str(tmp_path / "missing.log")]):
+        if not args:
+            continue
+        assert main(["jit", *args]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and args[0] in err, err
+    assert main(["jit"]) == 2
+    assert "give compilation logs" in capsys.readouterr().err
+
+
+PROFILE = """\
+java.lang.Thread.run_[j];jvmlab.workloads.GcChurn.run_[j];jvmlab.workloads.GcChurn.churn_[j] 70
+java.lang.Thread.run_[j];jvmlab.workloads.GcChurn.run_[j] 20
+start_thread;os::sleep 100
+"""
+
+
+def test_directives_from_a_profile_are_written_for_the_jdk(tmp_path, capsys):
+    profile = tmp_path / "p.collapsed"
+    profile.write_text(PROFILE)
+    out = tmp_path / "hot.json"
+    assert main(["jit", "directives", str(profile), "-o", str(out), "--jdk", "17"]) == 0
+    (d,) = json.loads(out.read_text())
+    assert d["match"] == ["jvmlab/workloads/GcChurn.churn", "jvmlab/workloads/GcChurn.run"]
+    text = " ".join(capsys.readouterr().out.split())
+    assert "-XX:CompilerDirectivesFile=" in text and "no hot code heap" in text
+
+
+SPEC = """
+name = "directives"
+[workload]
+command = ["{java}", "{jvm_opts}", "-cp", "{classes}", "jvmlab.workloads.GcChurn", "--duration-s=2"]
+[workload.metric]
+name = "alloc_mb_s"
+regex = "rate_mb_s=(?P<value>[0-9.]+)"
+[matrix]
+jdks = ["17"]
+repetitions = 2
+[trial]
+timeout_s = 60
+"""
+
+
+@pytest.mark.jvm
+def test_directives_verified_as_a_variant(tmp_path, capsys):
+    profile = tmp_path / "p.collapsed"
+    profile.write_text(PROFILE)
+    spec = tmp_path / "s.toml"
+    spec.write_text(SPEC)
+    args = ["jit", "directives", str(profile), "-o", str(tmp_path / "hot.json"), "--jdk", "17"]
+    args += ["--verify", str(spec), "--repetitions", "2", "--db", str(tmp_path / "r.db")]
+    args += ["--runs", str(tmp_path / "runs")]
+    assert main(args) == 0, capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())
+    assert "directives verified (experiment" in out
+    assert any(v in out for v in (": confirmed", ": not confirmed", ": harmful"))
+
+
+@pytest.mark.parametrize("name", ["jdk11-codecache-full.txt", "jdk25-codecache-full.txt"])
+def test_advise_reads_codecache_full_from_a_compilation_log(name, capsys):
+    if not GC_LOG.is_file():
+        pytest.skip("the shared GC log corpus is not here")
+    code = main(["advise", str(GC_LOG), "--jit", str(LOGS / name), "--no-check", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0
+    (finding,) = [f for a in doc["inputs"] for f in a["findings"] if f["id"] == "code-cache-full"]
+    assert finding["severity"] == "critical"
+
+
+def test_the_compilation_table_has_each_compilation_and_its_fate(tmp_path, capsys):
+    log = str(LOGS / "jdk25-print.txt")
+    assert main(["jit", log, "--compilations", "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "432 compilations, in time order" in out and "java.lang.Object::<init>" in out
+    csv = tmp_path / "c.csv"
+    assert main(["jit", log, "--compilations", "--csv", str(csv)]) == 0
+    lines = csv.read_text().splitlines()
+    assert len(lines) == 433 and lines[0].startswith("uptime_s,compile_id,level,compiler,method,osr")
+    assert any(line.endswith(",not used") for line in lines)  # JDK 25 says why a method was made not entrant
+    assert main(["jit", log, "--compilations", "--order", "size"]) == 2
+    assert "--order size" in capsys.readouterr().err

