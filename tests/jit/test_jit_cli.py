@@ -114,3 +114,28 @@ def test_the_compilation_table_has_each_compilation_and_its_fate(tmp_path, capsy
     assert any(line.endswith(",not used") for line in lines)  # JDK 25 says why a method was made not entrant
     assert main(["jit", log, "--compilations", "--order", "size"]) == 2
     assert "--order size" in capsys.readouterr().err
+
+
+def test_without_a_profile_the_methods_compiled_most_are_the_hot_set(tmp_path, capsys):
+    out = tmp_path / "hot.json"
+    assert (
+        main(
+            [
+                "jit",
+                "directives",
+                str(LOGS / "jdk17-lc.xml.gz"),
+                "-o",
+                str(out),
+                "--jdk",
+                "17",
+                "--limit",
+                "5",
+            ]
+        )
+        == 0
+    )
+    (d,) = json.loads(out.read_text())
+    assert len(d["match"]) == 5 and all(m.startswith("jvmlab/workloads/chunkgen/") for m in d["match"])
+    assert "hot methods (compile log)" in " ".join(capsys.readouterr().out.split())
+    assert main(["jit", "directives", str(LOGS / "MANIFEST.toml"), "-o", str(out)]) == 2
+    assert "not a collapsed-stacks profile" in capsys.readouterr().err

@@ -70,6 +70,9 @@ def test_each_trial_keeps_its_profile(tmp_path, capsys):
     assert profile.total > 20  # about 2 s after ready of a thread as busy as it can be
     assert churn_frames(profile)
     assert trial.profile_note.startswith("async-profiler cpu 10ms (")
+    # loaded with the JVM (started at ready), inlined frames attributed from the first compilation on
+    assert any(a.startswith("-agentpath:") and a.endswith("libasyncProfiler.so") for a in trial.argv)
+    assert "-XX:+DebugNonSafepoints" in trial.argv
 
 
 def test_several_events_variants_notes_report_and_diff(tmp_path, capsys):

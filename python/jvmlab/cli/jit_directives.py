@@ -10,6 +10,7 @@ from pathlib import Path
 
 from jvmlab.cli.output import print_renderables
 from jvmlab.errors import UsageError, write_file
+from jvmlab.jit.directives import HotMethod
 
 
 @dataclass(frozen=True)
@@ -36,21 +37,36 @@ def _major(jdk: str | None) -> tuple[int, str | None, list[str]]:
     return chosen.major, chosen.name, sorted(listed_names(chosen))
 
 
+def hot_methods(options: DirectivesOptions) -> list[HotMethod]:
+    """From a profile (file, folder, EXPERIMENT:VARIANT), else from a compilation log (the methods compiled
+    most often)."""
+    from jvmlab.cli.profile_run import profiles_of
+    from jvmlab.errors import InputError
+    from jvmlab.jit.directives import hot_from_compilations, hot_from_profile
+    from jvmlab.profile.model import merge
+
+    try:
+        profile = merge(profiles_of(options.source, options.db))
+    except InputError as not_a_profile:
+        if not Path(options.source).is_file():
+            raise
+        from jvmlab.jit import load_compile_log
+
+        try:
+            log = load_compile_log(options.source)
+        except InputError:
+            raise not_a_profile from None
+        methods = log.events.filter(log.events["kind"].is_in(("compile", "osr")))["method"].drop_nulls()
+        return hot_from_compilations(methods.cast(str).to_list(), cover=options.cover, limit=options.limit)
+    return hot_from_profile(profile, cover=options.cover, limit=options.limit)
+
+
 def run(options: DirectivesOptions) -> int:
     from rich.table import Table
 
-    from jvmlab.cli.profile_run import profiles_of
-    from jvmlab.jit.directives import (
-        compile_commands,
-        directive_flags,
-        directives_json,
-        grouping_note,
-        hot_from_profile,
-    )
-    from jvmlab.profile.model import merge
+    from jvmlab.jit.directives import compile_commands, directive_flags, directives_json, grouping_note
 
-    profile = merge(profiles_of(options.source, options.db))
-    hot = hot_from_profile(profile, cover=options.cover, limit=options.limit)
+    hot = hot_methods(options)
     major, jdk_name, names = _major(options.jdk)
     notes: list[str] = []
     if major >= 9:

@@ -86,3 +86,21 @@ def jit_artifacts(level: str | None, major: int, run_dir: Path) -> dict[str, Pat
     if level == "detailed":
         out["compile_log"] = run_dir / (JIT_LOG if major < 9 else COMPILE_LOG)
     return out
+
+
+def profiler_flags(profiling: bool, vm: str) -> list[str]:
+    """With a profile asked: async-profiler loaded at launch (`-agentpath`, not started: it starts when the
+    workload is ready, through the attach socket, and covers the measured window), and DebugNonSafepoints,
+    so that inlined frames are attributed from the first compilation on (async-profiler's advice for a
+    profiler that starts late). Nothing on OpenJ9, or where the library is missing (the trial falls back to
+    JFR's samples)."""
+    from jvmlab.errors import JvmLabError
+    from jvmlab.profile.agent import library
+
+    if not profiling or vm != "HotSpot":
+        return []
+    try:
+        path = library()
+    except JvmLabError:
+        return []
+    return ["-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints", f"-agentpath:{path}"]

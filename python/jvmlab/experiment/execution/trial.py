@@ -98,6 +98,7 @@ def prepare(spec: ExperimentSpec, setup: TrialSetup) -> Launch:
         settings = telemetry.jfr_settings(spec.telemetry.jfr_events, setup.jdk_home, setup.run_dir)
         jvm_opts += telemetry.jfr_flags(jfr, settings)
     jvm_opts += telemetry.jit_log_flags(spec.telemetry.jit, setup.jdk_major, setup.run_dir, vm=setup.jdk_vm)
+    jvm_opts += telemetry.profiler_flags(bool(spec.telemetry.profile), setup.jdk_vm)
     values = {
         "java": str(setup.java),
         "workdir": str(workdir),
