@@ -294,8 +294,16 @@ impl Parser {
             c.uptime_s[prev],
             c.uptime_s[prev] + c.pause_ms[prev] / 1000.0,
         );
-        // Without time decorators the order of the lines and the ids are all there is to go by.
+        // Without time decorators the order of the lines and the ids are all there is to go by; and by
+        // them a remark or cleanup holds no collection but CMS's scavenge (known by its cause): G1 prints
+        // the young GCs of a concurrent cycle (id N+1) between the cycle's start and its remark.
         let timed = !start.is_nan() && !inner_start.is_nan();
+        if !timed
+            && !scavenge_before_remark
+            && matches!(kind(row), Some("remark") | Some("cleanup"))
+        {
+            return;
+        }
         let inside = !timed || inner_start + 0.0015 >= start && inner_end <= end + 0.0015;
         if inside && c.pause_ms[prev] <= c.pause_ms[row] {
             self.cols.pause_ms[row] -= self.cols.pause_ms[prev];
@@ -653,6 +661,19 @@ mod tests {
         );
         assert_eq!((r[0].gc_id, r[0].pause_ms), (33, 0.011));
         assert_eq!((r[1].gc_id, r[1].pause_ms), (32, 0.012));
+    }
+
+    #[test]
+    fn a_g1_remark_does_not_hold_the_young_gc_printed_before_it() {
+        // Undecorated (-Xlog:gc:file=...:none): the young GC(22) of GC(21)'s concurrent cycle comes just
+        // before GC(21)'s remark; without times only the kinds tell that it is not inside the remark.
+        let (_, r) = rows(
+            "GC(21) Concurrent Mark Cycle\n\
+             GC(22) Pause Young (Normal) (G1 Evacuation Pause) 119M->57M(128M) 4.078ms\n\
+             GC(21) Pause Remark 72M->69M(128M) 4.885ms\n",
+        );
+        let remark = r.iter().find(|x| x.kind == "remark").unwrap();
+        assert_eq!((remark.gc_id, remark.pause_ms), (21, 4.885));
     }
 
     #[test]

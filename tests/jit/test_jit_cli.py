@@ -139,3 +139,30 @@ def test_without_a_profile_the_methods_compiled_most_are_the_hot_set(tmp_path, c
     assert "hot methods (compile log)" in " ".join(capsys.readouterr().out.split())
     assert main(["jit", "directives", str(LOGS / "MANIFEST.toml"), "-o", str(out)]) == 2
     assert "not a collapsed-stacks profile" in capsys.readouterr().err
+
+
+def test_queue_waits_are_task_minus_task_queued_and_feed_the_backlog_rule():
+    import dataclasses
+    import gzip
+    import re
+
+    from jvmlab.advise import Machine, advise, facts_of_log
+    from jvmlab.jit import load_compile_log, summarize
+
+    path = LOGS / "jdk17-lc.xml.gz"
+    log = load_compile_log(path)
+    text = gzip.decompress(path.read_bytes()).decode()
+    queued = float(re.search(r"<task_queued compile_id='7' .*?stamp='([0-9.]+)'", text).group(1))
+    started = float(re.search(r"<task compile_id='7' .*?stamp='([0-9.]+)'", text).group(1))
+    row = log.events.filter((log.events["compile_id"] == 7) & log.events["kind"].is_in(["compile", "osr"]))
+    assert row["queue_ms"][0] == pytest.approx((started - queued) * 1000)
+    summary = summarize(log)
+    assert summary.queue_time["timed"] > 100
+    if not GC_LOG.is_file():
+        return
+    base = facts_of_log(GC_LOG, flags="-XX:CICompilerCount=2", jdk_major=25)
+    backlog = dataclasses.replace(summary, queue_time={**summary.queue_time, "timed": 400, "p99_ms": 2500.0})
+    facts = dataclasses.replace(base, jit=backlog, machine=Machine(cpus_total=8))
+    (finding,) = [x for x in advise(facts).findings if x.id == "compile-backlog"]
+    assert finding.recommendation.add_flags == ["-XX:CICompilerCount=4"]
+    assert "compile-backlog" not in advise(dataclasses.replace(base, jit=summary)).ids()

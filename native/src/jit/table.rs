@@ -77,6 +77,7 @@ pub struct Events {
     pub native_bytes: Vec<i64>,
     pub insts_bytes: Vec<i64>,
     pub compile_ms: Vec<f64>,
+    pub queue_ms: Vec<f64>,
     pub osr_bci: Vec<i64>,
     pub bci: Vec<i64>,
     pub flags: Vec<u32>,
@@ -117,6 +118,7 @@ impl Events {
         self.native_bytes.push(NULL_I64);
         self.insts_bytes.push(NULL_I64);
         self.compile_ms.push(f64::NAN);
+        self.queue_ms.push(f64::NAN);
         self.osr_bci.push(e.osr_bci);
         self.bci.push(e.bci);
         self.flags.push(e.flags);

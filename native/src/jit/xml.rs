@@ -142,6 +142,8 @@ pub struct XmlState {
     last_call: Option<(u64, i64)>,
     open_row: Option<usize>,
     rows: FastMap<i64, usize>,
+    // compile id -> stamp of its `<task_queued>` (the VM's part of the log, before the compiler threads')
+    queued: FastMap<i64, f64>,
     stamp: f64,
 }
 
@@ -357,8 +359,12 @@ impl JitParser {
             b"jvms" => self.jvms(&Attrs::parse(t)),
             b"code_cache_full" => self.codecache_full(&Attrs::parse(t)),
             b"task_queued" | b"sweeper" => {
-                if let Some(s) = Attrs::parse(t).float(b"stamp") {
+                let a = Attrs::parse(t);
+                if let Some(s) = a.float(b"stamp") {
                     self.xml.stamp = s;
+                    if let (b"task_queued", Some(id)) = (name, a.int(b"compile_id")) {
+                        self.xml.queued.insert(id, s);
+                    }
                 }
                 false
             }
@@ -412,6 +418,9 @@ impl JitParser {
         let stamp = a.float(b"stamp").unwrap_or(f64::NAN);
         let e = &mut self.events;
         e.uptime_s[row] = stamp;
+        if let Some(queued) = self.xml.queued.get(&id) {
+            e.queue_ms[row] = (stamp - queued) * 1000.0; // waited in the compile queue
+        }
         let osr = a.get(b"compile_kind") == Some(b"osr") || a.get(b"osr_bci").is_some();
         if osr {
             e.set_kind(row, KIND_OSR);

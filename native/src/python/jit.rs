@@ -40,6 +40,7 @@ fn to_python(py: Python<'_>, p: JitParser) -> PyResult<Py<PyDict>> {
     ev.set_item("native_bytes", e.native_bytes.into_pyarray(py))?;
     ev.set_item("insts_bytes", e.insts_bytes.into_pyarray(py))?;
     ev.set_item("compile_ms", e.compile_ms.into_pyarray(py))?;
+    ev.set_item("queue_ms", e.queue_ms.into_pyarray(py))?;
     ev.set_item("osr_bci", e.osr_bci.into_pyarray(py))?;
     ev.set_item("bci", e.bci.into_pyarray(py))?;
     ev.set_item("flags", e.flags.into_pyarray(py))?;

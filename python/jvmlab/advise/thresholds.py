@@ -103,3 +103,6 @@ CODE_HEAP_IDLE_SHARE = 0.25
 # Compiled code large enough for its iTLB misses to matter (the large-code field report: "hundreds of MB of
 # generated machine code"; 4 KiB pages need 25,600 iTLB entries per 100 MiB, 2 MiB pages 50).
 CODE_CACHE_LARGE_BYTES = 100 << 20
+# A compile backlog: the 99th percentile of a method's wait in the compile queue (LogCompilation
+# task_queued -> task) at a second or more; a tiered warm-up compiles most methods within milliseconds.
+COMPILE_QUEUE_P99_MS = 1000.0

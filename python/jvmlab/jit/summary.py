@@ -49,6 +49,9 @@ class JitSummary:
     by_compiler: dict[str, int]
     skipped: dict[str, int]
     compile_time: dict[str, float | int | None]
+    queue_time: dict[
+        str, float | int | None
+    ]  # waits in the compile queue (LogCompilation: task - task_queued)
     per_minute: dict[str, Any]
     not_entrant: int
     not_entrant_reasons: dict[str, int]
@@ -77,9 +80,10 @@ def _counts(frame: pl.DataFrame, column: str, null: str = "unspecified") -> dict
     return {(null if k is None else str(k)): int(n) for k, n in counted.iter_rows()}
 
 
-def _compile_time(compiles: pl.DataFrame) -> dict[str, float | int | None]:
-    """Totals and nearest-rank percentiles of compile_ms (LogCompilation only: task_done - task stamps)."""
-    ms = compiles.get_column("compile_ms").drop_nulls()
+def _compile_time(compiles: pl.DataFrame, column: str = "compile_ms") -> dict[str, float | int | None]:
+    """Totals and nearest-rank percentiles of compile_ms (LogCompilation only: task_done - task stamps), or
+    of queue_ms (task - task_queued stamps)."""
+    ms = compiles.get_column(column).drop_nulls()
     if ms.is_empty():
         return {"timed": 0, "total_ms": None, "p50_ms": None, "p90_ms": None, "p99_ms": None, "max_ms": None}
     q = {p: ms.quantile(p / 100, interpolation="higher") for p in (50, 90, 99)}
@@ -253,6 +257,7 @@ def summarize(log: CompileLog, *, hot: Iterable[str] | None = None) -> JitSummar
         by_compiler=_counts(compiles, "compiler", "unknown"),
         skipped=_counts(ev.filter(pl.col("kind") == "skipped"), "reason"),
         compile_time=_compile_time(compiles),
+        queue_time=_compile_time(compiles, "queue_ms"),
         per_minute=_per_minute(compiles, first_s, last_s),
         not_entrant=not_entrant.height,
         not_entrant_reasons=_counts(not_entrant, "reason"),

@@ -137,3 +137,41 @@ def code_cache_small_pages(f: Facts) -> Outcome:
         effect=("throughput", "increase", "fewer iTLB misses (measure it)"),
         confidence=Confidence.LOW,
     )
+
+
+@rule(
+    "compile-backlog", "Methods waited long in the compile queue: too few compiler threads", needs_log=False
+)
+def compile_backlog(f: Facts) -> Outcome:
+    queue = f.jit.queue_time if f.jit is not None else {}
+    if not queue.get("timed"):
+        return not_checked(
+            "compile-backlog", "no compile queue times: LogCompilation ([telemetry] jit = detailed)"
+        )
+    p99 = queue.get("p99_ms")
+    if p99 is None or p99 < t.COMPILE_QUEUE_P99_MS:
+        return None
+    threads = f.flag("CICompilerCount")
+    cpus = f.machine.cpus_available or f.machine.cpus_total
+    current = int(threads) if threads and threads.isdigit() else None
+    add = []
+    if current is not None and cpus is not None and cpus > current:
+        add = [f"-XX:CICompilerCount={min(cpus, 2 * current)}"]
+    more = (
+        f"more compiler threads ({current} now, {cpus} CPUs)"
+        if add
+        else f"more CPUs: {current or 'the'} compiler threads already match the {cpus or '?'} CPUs"
+    )
+    return make(
+        "compile-backlog",
+        Severity.WARNING,
+        f"hot methods waited up to {p99 / 1000:.1f} s (p99) in the compile queue",
+        "A method queued for compilation runs interpreted or in a slower tier until a compiler thread takes "
+        "it: with a backlog the warm-up stretches and a late code path stays slow.",
+        evidence(None, [], queue_p99_ms=p99, queue_max_ms=queue.get("max_ms"), queued=queue.get("timed")),
+        add=add,
+        action=f"Give the JIT {more}; or compile less (a smaller hot set, -XX:TieredStopAtLevel=1 for "
+        "start-up only workloads).",
+        effect=("throughput", "increase", "a shorter warm-up"),
+        confidence=Confidence.LOW,
+    )
