@@ -86,6 +86,8 @@ def to_json(r: Regression, refused: dict[str, str], v: Verification | None) -> s
             "variant": v.variant,
             "verdict": v.verdict,
             "reason": v.reason,
+            # per measure that regressed: the base's mean (first run), the new side's and with the flag
+            "measures": [{"measure": m, "base": b, "new": n, "with_flag": h} for m, b, n, h in v.recovered],
         },
     }
     return json.dumps(doc, indent=1, allow_nan=False)
