@@ -134,28 +134,40 @@ def _n(x: Any) -> str:
     return "—" if x is None else f"{int(x):,}"
 
 
+TRIAL_COLUMNS = (
+    "variant",
+    "trial",
+    "compilations",
+    "OSR",
+    "not entrant",
+    "deopts",
+    "CodeCache full",
+    "compile ms",
+)
+FULL_COLUMN = TRIAL_COLUMNS.index("CodeCache full")
+
+
+def trial_cells(variant: str, key: str, s: JitSummary) -> tuple[str, ...]:
+    """One trial's row of the per-trial compilation table (terminal and HTML report)."""
+    deopts = sum(s.deoptimizations.values()) + sum(s.uncommon_traps.values())
+    total = s.compile_time.get("total_ms")
+    return (
+        variant, key, f"{s.compilations:,}", f"{s.osr_compilations:,}", f"{s.not_entrant:,}", f"{deopts:,}",
+        str(len(s.codecache_full)), "—" if total is None else f"{total:,.0f}",
+    )  # fmt: skip
+
+
 def experiment_renderables(trials: Sequence[TrialJit], *, top: int = 15) -> list[RenderableType]:
-    columns = (
-        "variant",
-        "trial",
-        "compilations",
-        "OSR",
-        "not entrant",
-        "deopts",
-        "CodeCache full",
-        "compile ms",
-    )
-    t = _table("compilations per trial", *columns)
+    t = _table("compilations per trial", *TRIAL_COLUMNS)
     notes: list[RenderableType] = []
     for tr in trials:
         s = tr.summary
         if s is None:
             notes.append(Text(f"{tr.variant} {tr.key}: {tr.note}", style="dim"))
             continue
-        deopts = sum(s.deoptimizations.values()) + sum(s.uncommon_traps.values())
-        full = Text(str(len(s.codecache_full)), style="bold red" if s.codecache_full else "")
-        t.add_row(tr.variant, tr.key, f"{s.compilations:,}", f"{s.osr_compilations:,}", f"{s.not_entrant:,}",
-                  f"{deopts:,}", full, _ms(s.compile_time.get("total_ms")))  # fmt: skip
+        cells: list[str | Text] = list(trial_cells(tr.variant, tr.key, s))
+        cells[FULL_COLUMN] = Text(str(cells[FULL_COLUMN]), style="bold red" if s.codecache_full else "")
+        t.add_row(*cells)
     return [t, *notes]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from jvmlab.experiment.analysis.report_data import ReportData
 from jvmlab.report.html.charts import Series, line_chart
 from jvmlab.report.html.page import Block, Cell, Chart, Section, Text, table
+from jvmlab.report.jit_view import FULL_COLUMN, TRIAL_COLUMNS, trial_cells
 
 MIB = 1 << 20
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
@@ -72,23 +73,9 @@ def jit_section(d: ReportData, colors: dict[str, str]) -> Section | None:
         s = tj.summary
         if s is None:
             continue
-        deopts = sum(s.deoptimizations.values()) + sum(s.uncommon_traps.values())
-        total = s.compile_time.get("total_ms")
-        full = Cell(str(len(s.codecache_full)), "fail" if s.codecache_full else "")
-        rows.append(
-            [tj.variant, tj.key, f"{s.compilations:,}", f"{s.osr_compilations:,}", f"{s.not_entrant:,}",
-             f"{deopts:,}", full, "—" if total is None else f"{total:,.0f}"]
-        )  # fmt: skip
+        cells: list[str | Cell] = list(trial_cells(tj.variant, tj.key, s))
+        cells[FULL_COLUMN] = Cell(str(cells[FULL_COLUMN]), "fail" if s.codecache_full else "")
+        rows.append(cells)
     if rows:
-        columns = (
-            "variant",
-            "trial",
-            "compilations",
-            "OSR",
-            "not entrant",
-            "deopts",
-            "CodeCache full",
-            "compile ms",
-        )
-        blocks.append(table(columns, rows, "compilations per trial"))
+        blocks.append(table(TRIAL_COLUMNS, rows, "compilations per trial"))
     return Section("jit", "JIT and code cache", tuple(blocks))
