@@ -166,3 +166,33 @@ def test_queue_waits_are_task_minus_task_queued_and_feed_the_backlog_rule():
     (finding,) = [x for x in advise(facts).findings if x.id == "compile-backlog"]
     assert finding.recommendation.add_flags == ["-XX:CICompilerCount=4"]
     assert "compile-backlog" not in advise(dataclasses.replace(base, jit=summary)).ids()
+
+
+def test_hot_methods_from_a_profile_pick_the_inlining_failures_shown(tmp_path, capsys):
+    """A profile whose only hot Java method is java.util.Random.nextFloat: the failed inlines listed are
+    nextFloat's (35 in this log), not those of the methods compiled most."""
+    profile = tmp_path / "cpu.collapsed"
+    profile.write_text(
+        "java.lang.Thread.run_[j];jvmlab.workloads.chunkgen.Terrain.height_[j];"
+        "java.util.Random.nextFloat_[j] 90\n"
+        "java.lang.Thread.run_[j];Interpreter 10\n"
+    )
+    log = str(LOGS / "jdk17-lc.xml.gz")
+    assert main(["jit", log, "--profile", str(profile), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["hot_methods"] == ["java.util.Random::nextFloat"]
+    assert doc["hot_source"] == f"profile {profile}"
+    failures = doc["hot_inlining_failures"]
+    assert failures and {f["caller"] for f in failures} == {"java.util.Random::nextFloat"}
+    assert sum(f["count"] for f in failures) == 35
+    assert main(["jit", log, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["hot_source"] == "compile counts"
+    assert main(["jit", log, "--profile", str(LOGS / "MANIFEST.toml")]) == 2
+    assert "not a collapsed-stacks profile" in capsys.readouterr().err
+
+
+def test_the_summary_shows_compile_queue_waits(capsys):
+    assert main(["jit", str(LOGS / "jdk17-lc.xml.gz")]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "compile time and compile-queue wait, ms" in out and "queue wait" in out
+    assert "inlining failures in hot methods (20 hot, from the compile counts)" in out

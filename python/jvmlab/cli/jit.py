@@ -22,6 +22,14 @@ def jit_command(
     csv: Annotated[
         Path | None, typer.Option("--csv", help="--compilations: write every row to this CSV file.")
     ] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            "--profile",
+            help="Hot methods from this CPU profile (collapsed file, folder or EXPERIMENT:VARIANT), "
+            "not from compile counts.",
+        ),
+    ] = None,
     db: Annotated[str | None, typer.Option("--db", help="Results store (default jvmlab.db).")] = None,
     output: Annotated[Path, typer.Option("--output", "-o", help="directives: the file to write.")] = Path(
         "hot-methods.json"
@@ -71,6 +79,6 @@ def jit_command(
         from jvmlab.cli.jit_run import JitOptions
         from jvmlab.cli.jit_run import run as run_jit
 
-        code = run_jit(JitOptions(args, db, json, top, compilations, order, csv))
+        code = run_jit(JitOptions(args, db, json, top, compilations, order, csv, profile))
     if code:
         raise typer.Exit(code)

@@ -24,6 +24,7 @@ class JitOptions:
     compilations: bool = False
     order: str = "time"
     csv: Path | None = None
+    profile: str | None = None  # hot methods from this profile, else from the log's compile counts
 
 
 def is_experiment(options: JitOptions) -> bool:
@@ -41,11 +42,14 @@ def run(options: JitOptions) -> int:
     if not options.inputs:
         raise UsageError("give compilation logs or a stored experiment: jvmlab jit LOG... | EXPERIMENT")
     if is_experiment(options):
+        if options.profile:
+            raise UsageError("--profile is for logs: an experiment's hot methods come from its own profiles")
         return run_experiment(options)
     log = load_compile_log(options.inputs)
     if options.compilations:
         return show_compilations(log, options)
-    summary = summarize(log)
+    hot = hot_methods(options.profile, options.db) if options.profile else None
+    summary = summarize(log, hot=hot, hot_source=f"profile {options.profile}")
     if options.json:
         print(summary.to_json())
         return 0
@@ -53,6 +57,15 @@ def run(options: JitOptions) -> int:
 
     print_renderables(summary_renderables(summary, top=options.top))
     return 0
+
+
+def hot_methods(source: str, db: str | None) -> list[str]:
+    """The hot Java methods of a CPU profile: a collapsed file, a folder of them or EXPERIMENT:VARIANT."""
+    from jvmlab.cli.profile_run import profiles_of
+    from jvmlab.jit.directives import hot_from_profile
+    from jvmlab.profile.model import merge
+
+    return [h.name for h in hot_from_profile(merge(profiles_of(source, db)))]
 
 
 def show_compilations(log: CompileLog, options: JitOptions) -> int:
@@ -88,9 +101,13 @@ def run_experiment(options: JitOptions) -> int:
         store.close()
     if options.json:
         doc = [
-            {"variant": t.variant, "trial": t.key, "note": t.note, "summary": json.loads(t.summary.to_json())}
-            if t.summary is not None
-            else {"variant": t.variant, "trial": t.key, "note": t.note, "summary": None}
+            {
+                "variant": t.variant,
+                "trial": t.key,
+                "note": t.note,
+                "summary": None if t.summary is None else json.loads(t.summary.to_json()),
+                "codecache": t.codecache,
+            }
             for t in trials
         ]
         print(json.dumps({"format_version": 1, "trials": doc}, indent=2))

@@ -62,6 +62,7 @@ class JitSummary:
     codecache_full: list[dict[str, Any]]
     huge_methods_never_compiled: list[dict[str, Any]] | None
     hot_methods: list[str]
+    hot_source: str  # where the hot methods came from: a profile, or the compile counts of the log
     hot_inlining_failures: list[dict[str, Any]]
     inlining_failure_reasons: dict[str, int]
     largest_native: list[dict[str, Any]]
@@ -231,9 +232,12 @@ def _largest_native(compiles: pl.DataFrame) -> list[dict[str, Any]]:
     ]
 
 
-def summarize(log: CompileLog, *, hot: Iterable[str] | None = None) -> JitSummary:
+def summarize(
+    log: CompileLog, *, hot: Iterable[str] | None = None, hot_source: str = "profile"
+) -> JitSummary:
     """The figures of a compilation log. `hot`: hot methods from a profile (`Klass::method`,
-    `Klass.method` or `pkg/Klass.method`), whose failed inlines are listed; by default the most compiled."""
+    `Klass.method` or `pkg/Klass.method`), whose failed inlines are listed; by default the most compiled.
+    `hot_source` says where `hot` came from (e.g. "cpu profile")."""
     ev = log.events
     times = ev.get_column("uptime_s").drop_nulls()
     first_s = float(times.min()) if not times.is_empty() else None  # type: ignore[arg-type]
@@ -268,6 +272,7 @@ def summarize(log: CompileLog, *, hot: Iterable[str] | None = None) -> JitSummar
         codecache_full=_codecache_full(ev),
         huge_methods_never_compiled=_huge_never_compiled(log, compiled),
         hot_methods=hot_methods,
+        hot_source="compile counts" if hot is None else hot_source,
         hot_inlining_failures=_hot_failures(log.inlining, hot_methods),
         inlining_failure_reasons=_counts(failures, "reason") if not failures.is_empty() else {},
         largest_native=_largest_native(compiles),

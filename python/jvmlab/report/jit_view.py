@@ -58,11 +58,14 @@ def summary_renderables(s: JitSummary, *, top: int = 15) -> list[RenderableType]
     for k, n in s.by_compiler.items():
         tiers.add_row(k, f"{n:,}")
     out.append(tiers)
-    ct = s.compile_time
-    if ct.get("timed"):
-        t = _table("compile time, ms", "timed", "total", "p50", "p90", "p99", "max")
-        times = (ct[k] for k in ("total_ms", "p50_ms", "p90_ms", "p99_ms", "max_ms"))
-        t.add_row(f"{ct['timed']:,}", *(_ms(x) for x in times))
+    timed = [(w, d) for w, d in (("compile", s.compile_time), ("queue wait", s.queue_time)) if d.get("timed")]
+    if timed:
+        t = _table(
+            "compile time and compile-queue wait, ms", "", "timed", "total", "p50", "p90", "p99", "max"
+        )
+        for what, d in timed:
+            times = (d[k] for k in ("total_ms", "p50_ms", "p90_ms", "p99_ms", "max_ms"))
+            t.add_row(what, f"{d['timed']:,}", *(_ms(x) for x in times))
         out.append(t)
     bins = s.per_minute.get("bins") or []
     if bins:
@@ -82,6 +85,28 @@ def summary_renderables(s: JitSummary, *, top: int = 15) -> list[RenderableType]
     ):
         if renderable is not None:
             out.append(renderable)
+    out += findings_renderables(s, top=top)
+    if s.largest_native:
+        t = _table("largest compiled methods", "method", "tier", "native bytes", "bytecode bytes")
+        for m in s.largest_native[:top]:
+            t.add_row(str(m["method"]), str(m["level"]), _n(m["native_bytes"]), _n(m["bytecode_bytes"]))
+        out.append(t)
+    d = s.diagnostics
+    if d.get("lines_unknown") or d.get("truncated"):
+        trunc = "; the file ends mid-record (a JVM killed?)" if d.get("truncated") else ""
+        out.append(
+            Text(
+                f"{d.get('lines_unknown', 0):,} of {d.get('lines_total', 0):,} lines not read{trunc}",
+                style="dim",
+            )
+        )
+    return out
+
+
+def findings_renderables(s: JitSummary, *, top: int = 15) -> list[RenderableType]:
+    """What needs attention: CodeCache-full events, deoptimization storms, huge methods never compiled,
+    inlining failures in the hot methods."""
+    out: list[RenderableType] = []
     if s.codecache_full:
         t = _table("CodeCache full: the compiler was disabled", "at s", "code heap", "disabled", "free bytes")
         for e in s.codecache_full[:top]:
@@ -109,24 +134,11 @@ def summary_renderables(s: JitSummary, *, top: int = 15) -> list[RenderableType]
             t.add_row(m["method"], f"{m['bytecode_bytes']:,}", f"{m['invocations']:,}")
         out.append(t)
     if s.hot_inlining_failures:
-        t = _table("inlining failures in hot methods", "caller", "callee", "reason", "count")
+        title = f"inlining failures in hot methods ({len(s.hot_methods)} hot, from the {s.hot_source})"
+        t = _table(title, "caller", "callee", "reason", "count")
         for f in s.hot_inlining_failures[:top]:
             t.add_row(str(f["caller"]), str(f["callee"]), str(f["reason"]), f"{f['count']:,}")
         out.append(t)
-    if s.largest_native:
-        t = _table("largest compiled methods", "method", "tier", "native bytes", "bytecode bytes")
-        for m in s.largest_native[:top]:
-            t.add_row(str(m["method"]), str(m["level"]), _n(m["native_bytes"]), _n(m["bytecode_bytes"]))
-        out.append(t)
-    d = s.diagnostics
-    if d.get("lines_unknown") or d.get("truncated"):
-        trunc = "; the file ends mid-record (a JVM killed?)" if d.get("truncated") else ""
-        out.append(
-            Text(
-                f"{d.get('lines_unknown', 0):,} of {d.get('lines_total', 0):,} lines not read{trunc}",
-                style="dim",
-            )
-        )
     return out
 
 
@@ -143,8 +155,12 @@ TRIAL_COLUMNS = (
     "deopts",
     "CodeCache full",
     "compile ms",
+    "queue p99 ms",
 )
 FULL_COLUMN = TRIAL_COLUMNS.index("CodeCache full")
+CODE_HEAP_COLUMNS = ("variant", "trial", "code heap", "size MiB", "peak MiB", "peak %", "last MiB")
+MIB = 1 << 20
+SPARK_WIDTH = 32
 
 
 def trial_cells(variant: str, key: str, s: JitSummary) -> tuple[str, ...]:
@@ -152,12 +168,54 @@ def trial_cells(variant: str, key: str, s: JitSummary) -> tuple[str, ...]:
     deopts = sum(s.deoptimizations.values()) + sum(s.uncommon_traps.values())
     total = s.compile_time.get("total_ms")
     return (
-        variant, key, f"{s.compilations:,}", f"{s.osr_compilations:,}", f"{s.not_entrant:,}", f"{deopts:,}",
+        variant, _trial(variant, key), f"{s.compilations:,}", f"{s.osr_compilations:,}", f"{s.not_entrant:,}",
+        f"{deopts:,}",
         str(len(s.codecache_full)), "—" if total is None else f"{total:,.0f}",
+        _ms(s.queue_time.get("p99_ms")),
     )  # fmt: skip
 
 
+def code_heap_rows(trial: TrialJit) -> list[tuple[str, ...]]:
+    """Per code heap of a trial: its size, the most used seen while sampling (and as a share of the size)
+    and the last sample, in MiB (terminal and HTML report)."""
+    rows: list[tuple[str, ...]] = []
+    for heap, c in sorted(trial.codecache.items()):
+        size, peak = c.get("size_bytes"), c.get("used_peak_bytes") or c.get("max_used_bytes")
+        share = "—" if not size or peak is None else f"{100 * peak / size:,.0f}"
+        rows.append(
+            (
+                trial.variant,
+                _trial(trial.variant, trial.key),
+                heap,
+                _mib(size),
+                _mib(peak),
+                share,
+                _mib(c.get("used_last_bytes")),
+            )
+        )
+    return rows
+
+
+def _squeeze(values: list[float], width: int = SPARK_WIDTH) -> list[float]:
+    """At most `width` values: the largest of each run of samples (peaks stay visible)."""
+    if len(values) <= width:
+        return values
+    step = len(values) / width
+    return [max(values[int(i * step) : max(int((i + 1) * step), int(i * step) + 1)]) for i in range(width)]
+
+
+def _trial(variant: str, key: str) -> str:
+    """A trial's key without its variant ("temurin-21.0.8/default#2" -> "#2") beside the variant column."""
+    return key.removeprefix(variant) or key
+
+
+def _mib(x: Any) -> str:
+    return "—" if x is None else f"{x / MIB:,.1f}"
+
+
 def experiment_renderables(trials: Sequence[TrialJit], *, top: int = 15) -> list[RenderableType]:
+    """Per trial its compilation figures and code heaps (peaks, and use over time as a sparkline); per
+    variant the findings of its first trial with a log (CodeCache full, storms, hot inlining failures)."""
     t = _table("compilations per trial", *TRIAL_COLUMNS)
     notes: list[RenderableType] = []
     for tr in trials:
@@ -168,7 +226,26 @@ def experiment_renderables(trials: Sequence[TrialJit], *, top: int = 15) -> list
         cells: list[str | Text] = list(trial_cells(tr.variant, tr.key, s))
         cells[FULL_COLUMN] = Text(str(cells[FULL_COLUMN]), style="bold red" if s.codecache_full else "")
         t.add_row(*cells)
-    return [t, *notes]
+    out: list[RenderableType] = [t] if t.row_count else []
+    heaps = _table("code heaps per trial (sampled while the workload ran)", *CODE_HEAP_COLUMNS, "over time")
+    for tr in trials:
+        for row in code_heap_rows(tr):
+            points = _squeeze([v for _, v in tr.code_heaps.get(row[2], [])])
+            size = tr.codecache[row[2]].get("size_bytes") or max(points, default=0)
+            heaps.add_row(*row, sparkline(points, size) if points else "")
+    if heaps.row_count:
+        out.append(heaps)
+    out += notes
+    seen: set[str] = set()
+    for tr in trials:
+        if tr.summary is None or tr.variant in seen:
+            continue
+        seen.add(tr.variant)
+        found = findings_renderables(tr.summary, top=top)
+        if found:
+            out.append(Text(f"{tr.variant} ({tr.key}):", style="bold"))
+            out += found
+    return out
 
 
 def compilations_renderable(table: pl.DataFrame, name: str, order: str, top: int) -> RenderableType:

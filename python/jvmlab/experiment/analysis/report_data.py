@@ -100,11 +100,12 @@ def report_data(
 
 
 def jit_of(store: Store, exp: ExperimentRow) -> list[TrialJit]:
-    """The trials' compilation logs summarized; none when the spec asked for no JIT telemetry."""
+    """The trials' compilation logs summarized (summary None where a trial has none) and their code heaps;
+    none when the spec asked for no JIT telemetry."""
     if not (exp.spec or {}).get("telemetry", {}).get("jit"):
         return []
     try:
-        return [t for t in experiment_jit(store, str(exp.id)) if t.summary is not None]
+        return experiment_jit(store, str(exp.id))
     except UsageError:
         return []
 

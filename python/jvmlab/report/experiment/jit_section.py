@@ -6,7 +6,7 @@ from __future__ import annotations
 from jvmlab.experiment.analysis.report_data import ReportData
 from jvmlab.report.html.charts import Series, line_chart
 from jvmlab.report.html.page import Block, Cell, Chart, Section, Text, table
-from jvmlab.report.jit_view import FULL_COLUMN, TRIAL_COLUMNS, trial_cells
+from jvmlab.report.jit_view import CODE_HEAP_COLUMNS, FULL_COLUMN, TRIAL_COLUMNS, code_heap_rows, trial_cells
 
 MIB = 1 << 20
 DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
@@ -55,6 +55,31 @@ def compilations_chart(d: ReportData, colors: dict[str, str]) -> Chart | None:
     )
 
 
+HOT_COLUMNS = ("variant", "hot methods from", "caller", "callee", "reason", "count")
+
+
+def hot_failure_rows(d: ReportData, top: int = 10) -> list[list[str | Cell]]:
+    rows: list[list[str | Cell]] = []
+    seen: set[str] = set()
+    for tj in d.jit:
+        s = tj.summary
+        if s is None or tj.variant in seen:
+            continue
+        seen.add(tj.variant)
+        for f in s.hot_inlining_failures[:top]:
+            rows.append(
+                [
+                    tj.variant,
+                    s.hot_source,
+                    str(f["caller"]),
+                    str(f["callee"]),
+                    str(f["reason"]),
+                    f"{f['count']:,}",
+                ]
+            )
+    return rows
+
+
 def jit_section(d: ReportData, colors: dict[str, str]) -> Section | None:
     if not d.jit and not d.code_heaps:
         return None
@@ -78,4 +103,12 @@ def jit_section(d: ReportData, colors: dict[str, str]) -> Section | None:
         rows.append(cells)
     if rows:
         blocks.append(table(TRIAL_COLUMNS, rows, "compilations per trial"))
+    heaps: list[list[str | Cell]] = [list(r) for tj in d.jit for r in code_heap_rows(tj)]
+    if heaps:
+        blocks.append(table(CODE_HEAP_COLUMNS, heaps, "code heaps per trial: size and the most used seen"))
+    failures = hot_failure_rows(d)
+    if failures:
+        blocks.append(
+            table(HOT_COLUMNS, failures, "inlining failures in hot methods, each variant's first trial")
+        )
     return Section("jit", "JIT and code cache", tuple(blocks))
