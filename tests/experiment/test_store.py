@@ -160,6 +160,9 @@ def test_a_store_made_before_load_levels_is_upgraded(tmp_path):
         " repetition INTEGER, state VARCHAR(20), reason TEXT, attempts INTEGER, started_at FLOAT,"
         " ended_at FLOAT, elapsed_s FLOAT, ready_s FLOAT, exit_code INTEGER, stderr_tail TEXT, run_dir TEXT,"
         " argv JSON, jdk_info JSON, metric JSON, process JSON, gc JSON);"
+        "CREATE TABLE samples (id INTEGER PRIMARY KEY, trial_id INTEGER REFERENCES trials(id),"
+        " series VARCHAR(100), t_s FLOAT, value FLOAT);"
+        "INSERT INTO samples VALUES (1, 1, 'metric', 1.0, 42.0);"
         "INSERT INTO experiments VALUES (1, 'old', 'h', '', '{}', '{}', '/r', 0, 'done', 1);"
         "INSERT INTO trials VALUES (1, 1, 0, 'j/d#1', 'j/d', 'j', 'd', '[]', 1, 'ok', NULL, 1, 0, 1, 1, 0, 0,"
         " NULL, '/r', '[]', '{}', '{}', '{}', '{}');"
@@ -170,4 +173,11 @@ def test_a_store_made_before_load_levels_is_upgraded(tmp_path):
     [t] = store.trials(1)
     assert (t.key, t.level, t.state) == ("j/d#1", None, OK)
     assert store.levels([1]) == {1: []}
+    assert store.series(1, "metric") == [(1.0, 42.0)]
     store.close()
+    # Renamed: Optuna's studies (jvmlab tune) keep their own "trials" table in the same store.
+    tables = dict(sqlite3.connect(path).execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'"))
+    assert "trials" not in tables and "jvmlab_trials" in tables
+    assert (
+        'REFERENCES "jvmlab_trials"' in tables["samples"] or "REFERENCES jvmlab_trials" in tables["samples"]
+    )

@@ -26,6 +26,7 @@ from jvmlab.experiment.storage.tables import (
     REJECTED,
     RUNNING,
     TERMINAL,
+    TRIALS_TABLE,
     ArtifactRow,
     Base,
     ExperimentRow,
@@ -60,6 +61,7 @@ class Store:
         full = engine_url(url)
         try:
             engine = create_engine(full)
+            _rename_old_trials_table(engine)
             Base.metadata.create_all(engine)
             _add_new_columns(engine)
         except ArgumentError as e:
@@ -244,6 +246,18 @@ def _reason(e: SQLAlchemyError) -> str:
     orig = getattr(e, "orig", None)
     text = str(orig if orig is not None else e).strip()
     return text.splitlines()[0] if text else type(e).__name__
+
+
+def _rename_old_trials_table(engine: Engine) -> None:
+    """A store made before jvmlab tune kept its trials in "trials", the name of one of Optuna's tables: it
+    is renamed (the samples', levels' and artifacts' references follow it in SQLite and PostgreSQL)."""
+    tables = set(inspect(engine).get_table_names())
+    if "trials" not in tables or TRIALS_TABLE in tables:
+        return
+    columns = {c["name"] for c in inspect(engine).get_columns("trials")}
+    if {"experiment_id", "flag_set", "variant"} <= columns:  # ours, not Optuna's
+        with engine.begin() as c:
+            c.execute(text(f"ALTER TABLE trials RENAME TO {TRIALS_TABLE}"))
 
 
 def _add_new_columns(engine: Engine) -> None:

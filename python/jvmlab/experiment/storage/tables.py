@@ -35,8 +35,12 @@ class ExperimentRow(Base):
     trials: Mapped[list[TrialRow]] = relationship(back_populates="experiment", order_by="TrialRow.position")
 
 
+# Not "trials": Optuna's tables live in the same store (jvmlab tune) and one of them is "trials".
+TRIALS_TABLE = "jvmlab_trials"
+
+
 class TrialRow(Base):
-    __tablename__ = "trials"
+    __tablename__ = TRIALS_TABLE
     __table_args__ = (UniqueConstraint("experiment_id", "key"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -74,6 +78,10 @@ class TrialRow(Base):
     # What the trial's profile is, in one line ("async-profiler cpu 10ms (...)", "JFR execution samples:
     # async-profiler could not load: ...", "no profile: ..."); None: no profile was asked.
     profile_note: Mapped[str | None] = mapped_column(Text, default=None)
+    # Where the trial ran: None on this machine (the local executor), else the Ray node ("node-id@ip").
+    node: Mapped[str | None] = mapped_column(String(200), default=None)
+    # Nodes lost while running this trial (it was queued again each time): [{"node", "at", "reason"}]
+    lost: Mapped[list[Any] | None] = mapped_column(JSON, default=None)
     experiment: Mapped[ExperimentRow] = relationship(back_populates="trials")
 
 
@@ -84,7 +92,7 @@ class SampleRow(Base):
     __table_args__ = (Index("ix_samples_trial_series", "trial_id", "series"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    trial_id: Mapped[int] = mapped_column(ForeignKey("trials.id"))
+    trial_id: Mapped[int] = mapped_column(ForeignKey(f"{TRIALS_TABLE}.id"))
     series: Mapped[str] = mapped_column(String(100))
     t_s: Mapped[float] = mapped_column(Float)
     value: Mapped[float] = mapped_column(Float)
@@ -98,7 +106,7 @@ class LevelRow(Base):
     __table_args__ = (UniqueConstraint("trial_id", "position"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    trial_id: Mapped[int] = mapped_column(ForeignKey("trials.id"), index=True)
+    trial_id: Mapped[int] = mapped_column(ForeignKey(f"{TRIALS_TABLE}.id"), index=True)
     position: Mapped[int] = mapped_column(Integer)  # the level's place in the spec, from 0
     name: Mapped[str] = mapped_column(String(200))
     rate: Mapped[float] = mapped_column(Float)
@@ -118,6 +126,6 @@ class ArtifactRow(Base):
     __tablename__ = "artifacts"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    trial_id: Mapped[int] = mapped_column(ForeignKey("trials.id"), index=True)
+    trial_id: Mapped[int] = mapped_column(ForeignKey(f"{TRIALS_TABLE}.id"), index=True)
     kind: Mapped[str] = mapped_column(String(50))
     path: Mapped[str] = mapped_column(Text)
