@@ -30,6 +30,7 @@ RANKS = {
     "experiment": 3,
     "verify": 3.5,  # plans follow-up experiments from advice and judges them: above experiment
     "regress": 3.5,  # runs two sides with profiles, reads where they differ: above experiment
+    "tune": 3.5,  # searches flag space with Optuna, measuring each candidate as experiment trials
     "report": 4,
     "cli": 5,
     "demo": 6,

@@ -318,6 +318,85 @@ class Compare(Strict):
     alpha: float = Field(default=0.01, gt=0, lt=0.5)
 
 
+class TuneObjective(Strict):
+    """A measure to optimise (docs/tune.md): its mean over a candidate's trials, at one load level or over
+    the whole run; `direction` defaults to the measure's better one."""
+
+    measure: str
+    direction: Literal["maximize", "minimize"] | None = None
+    level: str | None = None
+
+
+class TuneParam(Strict):
+    """One dimension of a search space: a `flag` with `{}` for a number from low to high (`-Xmx{}m`), or
+    `choices` of flags ("" for none, several separated by spaces). `when`: sampled only when another
+    parameter took one of the given choices (e.g. `when = { collector = "-XX:+UseG1GC" }`)."""
+
+    flag: str | None = None
+    low: float | None = None
+    high: float | None = None
+    step: float | None = Field(default=None, gt=0)
+    log: bool = False
+    integer: bool = True
+    choices: list[str] | None = Field(default=None, min_length=1)
+    when: dict[str, str] = {}
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> TuneParam:
+        if self.choices is not None:
+            if self.flag is not None or self.low is not None or self.high is not None:
+                raise ValueError("give either choices or flag with low and high, not both")
+            return self
+        if self.flag is None or "{}" not in self.flag or self.low is None or self.high is None:
+            raise ValueError('give choices = [...], or flag = "-XX:Name={}" with low and high')
+        if not self.low < self.high:
+            raise ValueError(f"low ({self.low:g}) must be below high ({self.high:g})")
+        if self.log and self.low <= 0:
+            raise ValueError("log = true needs low > 0")
+        return self
+
+
+class TuneBudget(Strict):
+    """When the search stops: after `trials` candidate configurations measured, or after `time`
+    ("2h", "90m"), whichever comes first."""
+
+    trials: int | None = Field(default=None, ge=1)
+    time: str | None = None
+
+    @model_validator(mode="after")
+    def _some_bound(self) -> TuneBudget:
+        if self.trials is None and self.time is None:
+            raise ValueError('give trials = N and/or time = "2h"')
+        if self.time is not None:
+            from jvmlab.durations import parse_duration
+
+            try:
+                parse_duration(self.time, option="tune.budget.time")
+            except JvmLabError as e:
+                raise ValueError(str(e)) from None
+        return self
+
+
+class Tune(Strict):
+    """`jvmlab tune SPEC` (docs/tune.md): objectives, constraints, budget and the search space."""
+
+    objectives: list[TuneObjective] = Field(min_length=1)
+    constraints: list[str] = []  # "rss_peak_mb <= 2048", "error_percent@high <= 0.1"
+    budget: TuneBudget
+    jdk: str | None = None  # the JDK tuned on; default the first of matrix.jdks
+    builtin: bool = True  # the JDK's built-in space (tune/space.py), without the `exclude` parameters
+    exclude: list[str] = []
+    params: dict[str, TuneParam] = {}  # the user's own dimensions (a built-in one of the same name replaced)
+    algorithm: Literal["auto", "tpe", "nsga2", "random"] = "auto"  # auto: TPE for one objective, else NSGA-II
+    seed: int = 1
+    repetitions: int = Field(default=1, ge=1)  # trials of a new candidate
+    promising_repetitions: int = Field(default=3, ge=1)  # trials of one that may be the best, and the best
+    prune: bool = True  # stop a candidate's trial early when its metric trails the best ones
+    heap_mb: tuple[int, int] = (128, 2048)  # the built-in space's -Xmx range
+    current: list[str] | None = None  # the flags in use today: the confirmation compares them too
+    confirm_repetitions: int = Field(default=5, ge=2)  # trials per side of the confirmation experiment
+
+
 class ExperimentSpec(Strict):
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     description: str = ""
@@ -330,6 +409,7 @@ class ExperimentSpec(Strict):
     # Goals by load level name ("all": every level, or the whole run without levels), e.g.
     # high = ["young_gc_per_min <= -20%", "p99_ms <= 500"] (experiment/analysis/goals.py).
     goals: dict[str, list[str]] = {}
+    tune: Tune | None = None  # `jvmlab tune`: the search (docs/tune.md); `jvmlab run` ignores it
     # Where the spec file is: relative paths in it (workdir_template) are relative to it.
     spec_dir: Annotated[str, Field(exclude=True)] = "."
 

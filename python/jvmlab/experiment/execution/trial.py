@@ -33,7 +33,7 @@ from jvmlab.experiment.execution.profiling import Profiling, start_profiling
 from jvmlab.experiment.execution.sampler import ProcessSampler
 from jvmlab.experiment.execution.watch import Watch, pump, tail
 from jvmlab.experiment.spec import ExperimentSpec, Load, Metric
-from jvmlab.experiment.storage import FAILED, OK, TIMEOUT, LevelOutcome, TrialOutcome
+from jvmlab.experiment.storage import FAILED, OK, PRUNED, TIMEOUT, LevelOutcome, TrialOutcome
 from jvmlab.gclog.clock import jvm_start_epoch
 
 POLL_S = 0.05
@@ -189,7 +189,7 @@ class Running:
     proc: subprocess.Popen[bytes]
     watch: Watch
     t0: float
-    on_metric: Callable[[float, float], None] | None
+    on_metric: Callable[[float, float], str | None] | None
     reported: int = 0
 
     def now(self) -> float:
@@ -201,7 +201,9 @@ class Running:
         points = self.watch.metric_points
         if self.on_metric is not None and len(points) > self.reported:
             self.reported = len(points)
-            self.on_metric(*points[-1])
+            stop = self.on_metric(*points[-1])  # a reason to stop early (jvmlab tune's pruner), or None
+            if stop:
+                return PRUNED, stop
         if self.now() > self.spec.trial.timeout_s:
             return TIMEOUT, f"trial timeout: still running after {self.spec.trial.timeout_s:g} s"
         return None
@@ -291,7 +293,7 @@ def run_trial(
     spec: ExperimentSpec,
     setup: TrialSetup,
     *,
-    on_metric: Callable[[float, float], None] | None = None,
+    on_metric: Callable[[float, float], str | None] | None = None,
 ) -> TrialOutcome:
     """Runs one trial to its end and returns its outcome (the store is the caller's business)."""
     launch = prepare(spec, setup)

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, delete, inspect, select, text
+from sqlalchemy import create_engine, delete, func, inspect, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session
@@ -116,6 +116,22 @@ class Store:
             s.add(exp)
             s.flush()
             return exp.id
+
+    def add_trials(self, experiment_id: int, trials: Iterable[dict[str, Any]]) -> list[int]:
+        """Adds pending trials to a stored experiment (jvmlab tune plans as it goes), after its last one;
+        `position` is assigned here. Returns their ids."""
+        with self.session() as s, s.begin():
+            last = s.scalar(
+                select(func.max(TrialRow.position)).where(TrialRow.experiment_id == experiment_id)
+            )
+            start = -1 if last is None else int(last)
+            rows = [
+                TrialRow(**{**t, "position": start + 1 + i}, experiment_id=experiment_id, state=PENDING)
+                for i, t in enumerate(trials)
+            ]
+            s.add_all(rows)
+            s.flush()
+            return [r.id for r in rows]
 
     def latest_experiment(self, name: str | None = None) -> ExperimentRow | None:
         with self.session() as s:

@@ -12,7 +12,8 @@ STORE_FORMAT_VERSION = 1
 
 # Trial states. A trial in a terminal state is never run again by --resume.
 PENDING, RUNNING, OK, FAILED, REJECTED, TIMEOUT = "pending", "running", "ok", "failed", "rejected", "timeout"
-TERMINAL = (OK, FAILED, REJECTED, TIMEOUT)
+PRUNED = "pruned"  # stopped early by jvmlab tune: its metric trailed the earlier candidates
+TERMINAL = (OK, FAILED, REJECTED, TIMEOUT, PRUNED)
 
 
 class Base(DeclarativeBase):
