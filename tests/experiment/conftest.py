@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
-from postgres_server import pg_bin, postgres_server
 
 from jvmlab.experiment.storage import Store
-
-
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    if pg_bin("initdb") is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI run without PostgreSQL binaries: `make test` should have installed them")
-        pytest.skip("PostgreSQL binaries not installed (make postgres)")
-    with postgres_server() as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])

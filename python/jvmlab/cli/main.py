@@ -25,6 +25,7 @@ from jvmlab.cli.jit import jit_command
 from jvmlab.cli.load import load_command
 from jvmlab.cli.profile import profile_command
 from jvmlab.cli.regress import regress_command
+from jvmlab.cli.tune import tune_command
 from jvmlab.entry import guarded
 
 app = typer.Typer(
@@ -45,6 +46,7 @@ app.command("report")(report_command)
 app.command("load")(load_command)
 app.command("advise")(advise_command)
 app.command("regress")(regress_command)
+app.command("tune")(tune_command)
 app.command("jit", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(jit_command)
 app.command("profile", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
     profile_command

@@ -1,0 +1,125 @@
+"""`jvmlab tune SPEC`: the search (jvmlab.tune) with each candidate printed as it is measured, the history,
+the best configuration or Pareto front and importance; then the confirmation experiment (best vs the JDK's
+defaults, and the current flags) judged against the spec's goals, and the flags to paste.
+
+Exit codes: 0 the best configuration found (and its goals pass in the confirmation); 1 no feasible
+configuration, or a goal of the tuned flags fails; 2 a usage error."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from jvmlab.cli.output import print_renderables, stdout_console
+from jvmlab.experiment.spec import load_spec
+
+EXIT_NOT_FOUND = 1
+
+
+@dataclass(frozen=True)
+class TuneOptions:
+    spec: Path
+    db: str | None = None
+    runs: Path = Path("runs")
+    resume: bool = False
+    dry_run: bool = False
+    confirm: bool = True
+
+
+class PrintedEvents:
+    """Each candidate on one line as the search goes."""
+
+    def __init__(self, console: Console):
+        self.console = console
+
+    def candidate(self, number: int, flags: Sequence[str], what: str) -> None:
+        shown = " ".join(flags) or "(defaults)"
+        self.console.print(Text(f"#{number} {what}: {shown}" if what == "measuring" else f"#{number} {what}"))
+
+    def note(self, text: str) -> None:
+        self.console.print(Text(text, style="dim"))
+
+
+def run(options: TuneOptions) -> int:
+    from jvmlab.cli.run import BarProgress
+    from jvmlab.experiment.execution import interrupt, jdks
+    from jvmlab.experiment.execution.run import Runner
+    from jvmlab.experiment.storage import Store
+    from jvmlab.report.tune_view import result_renderables, setup_renderables
+    from jvmlab.tune import prepare, tune
+
+    spec = load_spec(options.spec)
+    text = options.spec.read_text()
+    console = stdout_console()
+    with console.status("reading the JDK's flags"):
+        setup = prepare(spec, jdks.resolve, jdks.check)
+    print_renderables(setup_renderables(setup))
+    if options.dry_run:
+        return 0
+    store = Store.open(options.db)
+    progress = BarProgress(console, spec)
+    runner = Runner(store, options.runs, jdks.classes_for(spec), progress)
+    restore = interrupt.install()
+    try:
+        with progress.bar:
+            experiment, _, result = tune(
+                setup, text, runner, jdks.check, PrintedEvents(console), resume=options.resume
+            )
+    finally:
+        restore()
+        store.close()
+    print_renderables(
+        [Text(f"tuning experiment {experiment} ({spec.name})", style="bold"), *result_renderables(result)]
+    )
+    if not result.best:
+        return EXIT_NOT_FOUND
+    return finish(setup, result.best[0].flags, options)
+
+
+def finish(setup, flags: list[str], options: TuneOptions) -> int:  # type: ignore[no-untyped-def]
+    """The flags without the JDK's defaults, confirmed against the defaults by experiment."""
+    from jvmlab.experiment.execution import jdks
+    from jvmlab.report.tune_view import flags_line
+    from jvmlab.tune.results import without_defaults
+
+    collector = [f for f in flags if f.startswith("-XX:+Use") and f.endswith("GC")]
+    others = [f for f in flags if f not in collector]
+    # the collector against the JVM's own choice; its knobs against that collector's defaults
+    table = jdks.check([setup.jdk], {"collector": collector})[(setup.jdk.name, "collector")].flag_table
+    kept_collector, default_collector = without_defaults(collector, setup.defaults.flag_table)
+    kept_others, default_others = without_defaults(others, table or setup.defaults.flag_table)
+    kept = [f for f in flags if f in kept_collector or f in kept_others]
+    defaults = default_collector + default_others
+    if not options.confirm:
+        print_renderables(flags_line(kept, defaults))
+        return 0
+    code = confirm(setup, kept, options)
+    print_renderables(flags_line(kept, defaults))
+    return code
+
+
+def confirm(setup, kept: list[str], options: TuneOptions) -> int:  # type: ignore[no-untyped-def]
+    from jvmlab.cli.compare import CompareOptions
+    from jvmlab.cli.compare import run as compare
+    from jvmlab.cli.run import RunOptions, execute
+    from jvmlab.experiment.analysis.comparison import stored_comparison
+    from jvmlab.experiment.analysis.gate import goal_checks
+    from jvmlab.experiment.storage import Store
+    from jvmlab.tune.confirm import TUNED, confirmation_spec
+
+    spec = confirmation_spec(setup.spec, setup.jdk.name, kept)
+    text = "# made by jvmlab tune\n" + json.dumps(spec.model_dump(mode="json"), indent=1)
+    experiment, _ = execute(spec, text, RunOptions(Path("-"), options.db, options.runs))
+    compare(CompareOptions(str(experiment), options.db))
+    store = Store.open(options.db)
+    try:
+        checks = goal_checks(stored_comparison(store, str(experiment)))
+    finally:
+        store.close()
+    failed = [c for c in checks if c.variant.endswith(f"/{TUNED}") and c.status == "fail"]
+    return EXIT_NOT_FOUND if failed else 0

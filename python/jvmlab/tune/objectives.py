@@ -1,0 +1,128 @@
+"""What `jvmlab tune` optimises and must respect: objectives (a measure to maximise or minimise, at a load
+level or over the whole run) and constraints (`rss_peak_mb <= 2048`, `p99_ms@high <= 500`), read from a
+candidate's successful trials as the means `jvmlab results` shows (experiment/analysis/measures.py)."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jvmlab.errors import UsageError
+from jvmlab.experiment.analysis.measures import Measure, measures
+from jvmlab.experiment.spec import ExperimentSpec
+
+_CONSTRAINT = re.compile(
+    r"^\s*([A-Za-z_][A-Za-z0-9_]*(?::\S+?)?)(?:@([A-Za-z0-9_.-]+))?\s*(<=|>=|<|>)\s*([+-]?[0-9]+(?:\.[0-9]+)?)\s*$"
+)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A measure over the whole run (level None) or at one load level."""
+
+    measure: Measure
+    level: str | None
+
+    @property
+    def text(self) -> str:
+        return self.measure.name + (f"@{self.level}" if self.level else "")
+
+    def values(self, trials: Sequence[Any], levels: Mapping[int, Sequence[Any]]) -> list[float]:
+        """The value of each trial that has one."""
+        out: list[float] = []
+        for t in trials:
+            if self.level is None:
+                v = self.measure.of_trial(t) if self.measure.of_trial else None
+            else:
+                row = next((lv for lv in levels.get(t.id, []) if lv.name == self.level), None)
+                v = self.measure.of_level(row) if row is not None and self.measure.of_level else None
+            if v is not None:
+                out.append(float(v))
+        return out
+
+    def mean(self, trials: Sequence[Any], levels: Mapping[int, Sequence[Any]]) -> float | None:
+        found = self.values(trials, levels)
+        return statistics.fmean(found) if found else None
+
+
+@dataclass(frozen=True)
+class Objective(Target):
+    maximize: bool
+
+    @property
+    def direction(self) -> str:
+        return "maximize" if self.maximize else "minimize"
+
+
+@dataclass(frozen=True)
+class Constraint(Target):
+    op: str
+    bound: float
+
+    @property
+    def text(self) -> str:
+        return f"{Target.text.fget(self)} {self.op} {self.bound:g}"  # type: ignore[attr-defined]
+
+    def violation(self, value: float) -> float:
+        """Optuna's convention: <= 0 when the constraint holds, else by how much it does not."""
+        return value - self.bound if self.op in ("<=", "<") else self.bound - value
+
+
+def _target(spec: ExperimentSpec, name: str, level: str | None, key: str) -> tuple[Measure, str | None]:
+    table = measures(spec.workload.metric, spec.telemetry.count)
+    measure = table.get(name)
+    if measure is None:
+        raise UsageError(
+            f"{key}: unknown measure {name!r} (measures: docs/compare.md; the workload's: "
+            f"{spec.workload.metric.name if spec.workload.metric else 'none, no workload.metric'})"
+        )
+    levels = [lv.label for lv in spec.load.levels] if spec.load else []
+    if level is not None:
+        if level not in levels:
+            where = f"one of {', '.join(levels)}" if levels else "none: the spec has no [load]"
+            raise UsageError(f"{key}: no load level {level!r} ({where})")
+        if measure.of_level is None:
+            raise UsageError(
+                f"{key}: {name} is measured over the whole run, not per load level: drop the level"
+            )
+    elif measure.of_trial is None:
+        if measure.of_level is not None and levels:
+            raise UsageError(f"{key}: {name} is measured per load level: give one of {', '.join(levels)}")
+        raise UsageError(f"{key}: {name} is never produced by this spec (it needs [load] levels)")
+    return measure, level
+
+
+def objectives_of(spec: ExperimentSpec) -> list[Objective]:
+    assert spec.tune is not None
+    out = []
+    for i, o in enumerate(spec.tune.objectives):
+        key = f"tune.objectives[{i}]"
+        measure, level = _target(spec, o.measure, o.level, f"{key}.measure")
+        if o.direction is None and measure.higher_is_better is None:
+            raise UsageError(
+                f"{key}.direction: {o.measure} has no better direction: give maximize or minimize"
+            )
+        maximize = o.direction == "maximize" if o.direction else bool(measure.higher_is_better)
+        out.append(Objective(measure, level, maximize))
+    if len({o.text for o in out}) < len(out):
+        raise UsageError("tune.objectives: the same measure twice")
+    return out
+
+
+def constraints_of(spec: ExperimentSpec) -> list[Constraint]:
+    assert spec.tune is not None
+    out = []
+    for i, text in enumerate(spec.tune.constraints):
+        key = f"tune.constraints[{i}]"
+        m = _CONSTRAINT.match(text)
+        if m is None:
+            raise UsageError(
+                f"{key}: {text!r}: expected MEASURE[@LEVEL] OP NUMBER, e.g. 'rss_peak_mb <= 2048'"
+            )
+        name, level, op, bound = m.groups()
+        measure, level = _target(spec, name, level, key)
+        out.append(Constraint(measure, level, op, float(bound)))
+    return out

@@ -1,0 +1,378 @@
+"""The search of `jvmlab tune` (docs/tune.md#search): Optuna asks for a point of the space, jvmlab measures it
+as trials of the tuning experiment (a flag set per candidate, `c0007`), Optuna is told the means.
+
+What keeps it honest:
+- a configuration the JVM rejects is told as failed with the JVM's words, for the cost of one flag check,
+  and is never measured; a crashed one is failed with its trials' reason;
+- a configuration already measured (or rejected) is not measured again: the sampler is told the earlier
+  result under the new number (`duplicate_of`), and that costs no budget;
+- a candidate that may be the best is measured again up to `promising_repetitions`, and so is the
+  incumbent, so that one lucky run cannot win (the best is chosen among the most repeated: results.py);
+- with one objective that is the workload's metric, a candidate's first trial reports its running mean to
+  Optuna's pruner, which stops it when it trails most earlier candidates at the same time (`pruned`).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from jvmlab.errors import UsageError
+from jvmlab.experiment.execution.run import FlagVerdict, Plan, Runner
+from jvmlab.experiment.spec import ExperimentSpec
+from jvmlab.experiment.storage import OK, Store, TrialRow
+from jvmlab.tune.objectives import Constraint, Objective
+from jvmlab.tune.space import Space
+from jvmlab.tune.study import CONSTRAINTS_ATTR
+
+if TYPE_CHECKING:
+    import optuna
+
+FLAGS_ATTR, VARIANT_ATTR, EXPERIMENT_ATTR = "flags", "flag_set", "experiment"
+REASON_ATTR, DUPLICATE_ATTR, MEASURED_ATTR = "reason", "duplicate_of", "measured"
+MAX_DUPLICATES_IN_A_ROW = 50  # the sampler keeps proposing measured points: the space is exhausted
+PRUNE_PERCENTILE = 75.0  # keep the best 75 % at each step: prune only the clearly worse
+PRUNE_STARTUP = 4  # candidates measured in full before any is pruned
+PRUNE_WARMUP_S = 5  # no pruning in the first seconds of a trial (beyond the spec's trial.warmup_s)
+PRUNED = "pruned"
+
+
+def figure(v: float) -> str:
+    """4 significant digits, without an exponent for the sizes measures have."""
+    return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"
+
+
+class Events(Protocol):
+    """What a search reports as it goes (the CLI prints it)."""
+
+    def candidate(self, number: int, flags: Sequence[str], what: str) -> None: ...
+    def note(self, text: str) -> None: ...
+
+
+CheckFlags = Callable[[Sequence[str]], FlagVerdict]
+
+
+@dataclass
+class Search:
+    spec: ExperimentSpec
+    store: Store
+    runner: Runner
+    experiment_id: int
+    jdk: Any
+    check: CheckFlags
+    study: optuna.Study
+    space: Space
+    objectives: list[Objective]
+    constraints: list[Constraint]
+    events: Events
+    pruner: optuna.pruners.BasePruner | None = None
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def tune(self) -> Any:
+        assert self.spec.tune is not None
+        return self.spec.tune
+
+    # -- budget ---------------------------------------------------------------------------------------
+    def measured(self) -> int:
+        """Candidates measured (or failed while measured) in the whole study, by every worker."""
+        return sum(1 for t in self.study.get_trials(deepcopy=False) if t.user_attrs.get(MEASURED_ATTR))
+
+    def budget_left(self) -> bool:
+        b = self.tune.budget
+        if b.trials is not None and self.measured() >= b.trials:
+            return False
+        if b.time is not None:
+            from jvmlab.durations import parse_duration
+
+            return time.monotonic() - self.started < parse_duration(b.time, option="tune.budget.time")
+        return True
+
+    # -- the loop -------------------------------------------------------------------------------------
+    def run(self) -> None:
+        self.finish_interrupted()
+        duplicates = 0
+        while self.budget_left():
+            if self.step():
+                duplicates = 0
+                continue
+            duplicates += 1
+            if duplicates >= MAX_DUPLICATES_IN_A_ROW:
+                self.events.note(
+                    f"the sampler proposed {duplicates} measured configurations in a row: the space is "
+                    "exhausted, stopping"
+                )
+                return
+
+    def finish_interrupted(self) -> None:
+        """Candidates of this worker's experiment left running by a run that was killed: their trials that
+        did not finish run again, then Optuna is told."""
+        import optuna
+
+        for t in self.study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+            if t.user_attrs.get(EXPERIMENT_ATTR) == self.experiment_id and VARIANT_ATTR in t.user_attrs:
+                trial = optuna.Trial(self.study, t._trial_id)
+                flags = list(t.user_attrs[FLAGS_ATTR].split())
+                self.events.candidate(t.number, flags, "resumed")
+                self._measure_and_tell(trial, flags, self._verdict(flags), resumed=True)
+
+    def step(self) -> bool:
+        """One candidate; False when it was a duplicate (no budget spent)."""
+        import optuna
+
+        trial = self.study.ask()
+        values = self.space.sample(trial)
+        flags = self.space.flags(values)
+        key = " ".join(flags)
+        trial.set_user_attr(FLAGS_ATTR, key)
+        trial.set_user_attr(EXPERIMENT_ATTR, self.experiment_id)
+        earlier = self._same(key, trial.number)
+        if earlier is not None:
+            trial.set_user_attr(DUPLICATE_ATTR, earlier.number)
+            if earlier.state == optuna.trial.TrialState.COMPLETE:
+                self._set_constraints(trial, earlier.user_attrs.get(CONSTRAINTS_ATTR, []))
+                self.study.tell(trial, earlier.values)
+            else:
+                self.study.tell(trial, state=optuna.trial.TrialState.FAIL)
+            return False
+        verdict = self._verdict(flags)
+        if not verdict.accepted:
+            reason = verdict.message or "rejected by the JVM"
+            trial.set_user_attr(REASON_ATTR, f"rejected: {reason}")
+            self.study.tell(trial, state=optuna.trial.TrialState.FAIL)
+            self.events.candidate(trial.number, flags, f"rejected: {reason}")
+            return True
+        self.events.candidate(trial.number, flags, "measuring")
+        self._measure_and_tell(trial, flags, verdict)
+        return True
+
+    def _same(self, key: str, number: int) -> optuna.trial.FrozenTrial | None:
+        """An earlier trial of the study with these flags that was measured, rejected or is being measured."""
+        import optuna
+
+        done = (
+            optuna.trial.TrialState.COMPLETE,
+            optuna.trial.TrialState.FAIL,
+            optuna.trial.TrialState.PRUNED,
+        )
+        for t in self.study.get_trials(deepcopy=False):
+            same = t.user_attrs.get(FLAGS_ATTR) == key and DUPLICATE_ATTR not in t.user_attrs
+            if same and t.number != number and (t.state in done or VARIANT_ATTR in t.user_attrs):
+                return t
+        return None
+
+    def _set_constraints(self, trial: optuna.Trial, violations: Sequence[float]) -> None:
+        trial.set_user_attr(CONSTRAINTS_ATTR, list(violations))
+        for c, v in zip(self.constraints, violations, strict=True):
+            trial.set_constraint(c.text, v)
+
+    def _verdict(self, flags: Sequence[str]) -> FlagVerdict:
+        return self.check(flags)
+
+    # -- measuring ------------------------------------------------------------------------------------
+    def _measure_and_tell(
+        self, trial: optuna.Trial, flags: list[str], verdict: FlagVerdict, *, resumed: bool = False
+    ) -> None:
+        import optuna
+
+        flag_set = f"c{trial.number:04d}"
+        trial.set_user_attr(VARIANT_ATTR, flag_set)
+        trial.set_user_attr(MEASURED_ATTR, True)
+        wanted = self.tune.repetitions
+        rows = self.measure(flag_set, flags, wanted, verdict, trial if self.pruner else None, resumed=resumed)
+        if any(t.state == PRUNED for t in rows):
+            reason = next(t.reason for t in rows if t.state == PRUNED)
+            trial.set_user_attr(REASON_ATTR, reason or PRUNED)
+            self.study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+            self.events.candidate(trial.number, flags, reason or PRUNED)
+            return
+        if self._promising(rows):
+            rows = self.measure(flag_set, flags, self.tune.promising_repetitions, verdict, None)
+            self._remeasure_incumbent(flag_set)
+        means = self.means(rows)
+        if means is None:
+            failed = [t for t in rows if t.state != OK]
+            reason = failed[0].reason if failed and failed[0].reason else "no successful trial"
+            trial.set_user_attr(REASON_ATTR, f"failed: {reason}")
+            self.study.tell(trial, state=optuna.trial.TrialState.FAIL)
+            self.events.candidate(trial.number, flags, f"failed: {reason}")
+            return
+        values, violations = means
+        self._set_constraints(trial, violations)
+        self.study.tell(trial, values)
+        shown = ", ".join(f"{o.text} {figure(v)}" for o, v in zip(self.objectives, values, strict=True))
+        broken = [c.text for c, v in zip(self.constraints, violations, strict=True) if v > 0]
+        self.events.candidate(
+            trial.number, flags, shown + (f" (breaks {', '.join(broken)})" if broken else "")
+        )
+
+    def measure(
+        self,
+        flag_set: str,
+        flags: list[str],
+        repetitions: int,
+        verdict: FlagVerdict,
+        trial: optuna.Trial | None,
+        *,
+        resumed: bool = False,
+    ) -> list[TrialRow]:
+        """Runs the candidate until it has `repetitions` trials (more are added, unfinished ones run);
+        returns its trials."""
+        variant = f"{self.jdk.name}/{flag_set}"
+        have = [t for t in self.store.trials(self.experiment_id) if t.variant == variant]
+        reps = {t.repetition for t in have}
+        levels: list[str | None] = [None]
+        if self.spec.load is not None and self.spec.load.mode == "fresh":
+            levels = [lv.label for lv in self.spec.load.levels]
+        new = [
+            {
+                "key": f"{variant}{'@' + lv if lv else ''}#{rep}",
+                "variant": variant,
+                "jdk": self.jdk.name,
+                "flag_set": flag_set,
+                "flags": list(flags),
+                "repetition": rep,
+                "level": lv,
+            }
+            for rep in range(1, repetitions + 1)
+            if rep not in reps
+            for lv in levels
+        ]
+        if new:
+            self.store.add_trials(self.experiment_id, new)
+        plan = Plan(self.spec, {self.jdk.name: self.jdk}, {variant: verdict}, [])
+        pruning = _PruningProgress(self.runner.progress, trial, self.spec) if trial is not None else None
+        progress = self.runner.progress
+        if pruning is not None:
+            self.runner.progress = pruning
+        try:
+            self.runner.run(self.experiment_id, plan)
+        finally:
+            self.runner.progress = progress
+        return [t for t in self.store.trials(self.experiment_id) if t.variant == variant]
+
+    def means(self, rows: Sequence[TrialRow]) -> tuple[list[float], list[float]] | None:
+        """The objectives' means over the successful trials and the constraints' violations; None when
+        no trial succeeded. A measure the trials do not produce is the spec's mistake: UsageError."""
+        ok = [t for t in rows if t.state == OK]
+        if not ok:
+            return None
+        levels = self.store.levels(t.id for t in ok)
+        values = []
+        for i, o in enumerate(self.objectives):
+            v = o.mean(ok, levels)
+            if v is None:
+                raise UsageError(
+                    f"tune.objectives[{i}]: {o.text} is not produced by the trials of {ok[0].variant} "
+                    "(check [telemetry] and [load] in the spec)"
+                )
+            values.append(v)
+        violations = []
+        for i, c in enumerate(self.constraints):
+            v = c.mean(ok, levels)
+            if v is None:
+                raise UsageError(
+                    f"tune.constraints[{i}]: {c.measure.name} is not produced by the trials of "
+                    f"{ok[0].variant} (check [telemetry] and [load] in the spec)"
+                )
+            violations.append(c.violation(v))
+        return values, violations
+
+    def _promising(self, rows: Sequence[TrialRow]) -> bool:
+        """Worth more repetitions: with one objective better than the incumbent's mean (or within its
+        spread); with several, not dominated by any candidate measured so far."""
+        if self.tune.promising_repetitions <= max((t.repetition for t in rows), default=0):
+            return False
+        mine = self.means(rows)
+        if mine is None or any(v > 0 for v in mine[1]):
+            return False
+        others = [v for v in self._candidate_values() if v[0] != rows[0].flag_set]
+        if not others:
+            return True
+        signs = [1.0 if o.maximize else -1.0 for o in self.objectives]
+        mine_s = [s * v for s, v in zip(signs, mine[0], strict=True)]
+        if len(self.objectives) == 1:
+            best = max(s[0] * v[1][0] for s, v in ((signs, o) for o in others))
+            spread = statistics.pstdev([signs[0] * v[1][0] for v in others]) if len(others) > 1 else 0.0
+            return mine_s[0] >= best - spread
+        return not any(
+            all(s * a >= b for s, a, b in zip(signs, o[1], mine_s, strict=True))
+            and any(s * a > b for s, a, b in zip(signs, o[1], mine_s, strict=True))
+            for o in others
+        )
+
+    def _candidate_values(self) -> list[tuple[str, list[float]]]:
+        """(flag set, objective means) of every feasible candidate of this experiment."""
+        by: dict[str, list[TrialRow]] = {}
+        for t in self.store.trials(self.experiment_id):
+            by.setdefault(t.flag_set, []).append(t)
+        out = []
+        for flag_set, rows in by.items():
+            m = self.means(rows)
+            if m is not None and not any(v > 0 for v in m[1]):
+                out.append((flag_set, m[0]))
+        return out
+
+    def _remeasure_incumbent(self, challenger: str) -> None:
+        """The incumbent (best mean among the others) measured up to `promising_repetitions` too."""
+        if len(self.objectives) != 1:
+            return
+        sign = 1.0 if self.objectives[0].maximize else -1.0
+        others = [c for c in self._candidate_values() if c[0] != challenger]
+        if not others:
+            return
+        incumbent = max(others, key=lambda c: sign * c[1][0])[0]
+        rows = [t for t in self.store.trials(self.experiment_id) if t.flag_set == incumbent]
+        if max(t.repetition for t in rows) >= self.tune.promising_repetitions:
+            return
+        flags = [str(f) for f in rows[0].flags]
+        self.events.note(f"re-measuring the incumbent {incumbent} against {challenger}")
+        self.measure(incumbent, flags, self.tune.promising_repetitions, self._verdict(flags), None)
+
+
+class _PruningProgress:
+    """The runner's progress, and Optuna's pruner fed with the running mean of the workload's metric."""
+
+    def __init__(self, inner: Any, trial: optuna.Trial, spec: ExperimentSpec):
+        self.inner, self.trial, self.spec = inner, trial, spec
+        self.sum, self.n, self.last_step = 0.0, 0, -1
+
+    def trial_started(self, *args: Any) -> None:
+        self.inner.trial_started(*args)
+
+    def trial_finished(self, *args: Any) -> None:
+        self.inner.trial_finished(*args)
+
+    def metric(self, t_s: float, value: float) -> str | None:
+        self.inner.metric(t_s, value)
+        self.sum, self.n = self.sum + value, self.n + 1
+        step = int(t_s)
+        if step <= self.last_step:
+            return None
+        self.last_step = step
+        self.trial.report(self.sum / self.n, step)
+        if self.trial.should_prune():
+            return (
+                f"pruned at {t_s:.0f} s: running mean {self.sum / self.n:,.4g} trails the earlier candidates"
+            )
+        return None
+
+
+def make_pruner(spec: ExperimentSpec, objectives: Sequence[Objective]) -> optuna.pruners.BasePruner | None:
+    """Optuna's percentile pruner when the one objective is the workload's metric over the whole run."""
+    import optuna
+
+    tune = spec.tune
+    metric = spec.workload.metric
+    if tune is None or not tune.prune or len(objectives) != 1 or metric is None:
+        return None
+    if objectives[0].measure.name != metric.name or objectives[0].level is not None:
+        return None
+    # Steps are seconds since the JVM started: its start-up and the first seconds of work say little.
+    warmup = int(spec.trial.warmup_s) + PRUNE_WARMUP_S
+    return optuna.pruners.PercentilePruner(
+        PRUNE_PERCENTILE, n_startup_trials=PRUNE_STARTUP, n_warmup_steps=warmup
+    )

@@ -1,0 +1,112 @@
+"""A tuning run from a spec with `[tune]`: the JDK and its search space, the tuning experiment (this worker's
+trials) and the study (shared by every worker of the spec on the store), the search, and what it found."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from jvmlab.errors import JvmLabError, UsageError
+from jvmlab.experiment.execution.run import FlagVerdict, Plan, Runner, spec_hash
+from jvmlab.experiment.spec import ExperimentSpec
+from jvmlab.tune.objectives import Constraint, Objective, constraints_of, objectives_of
+from jvmlab.tune.results import TuneResult, best_of, candidates_of, importance
+from jvmlab.tune.search import Events, Search, make_pruner
+from jvmlab.tune.space import Space, build_space
+from jvmlab.tune.study import make_sampler, open_study, study_name
+
+if TYPE_CHECKING:
+    import optuna
+
+ResolveJdks = Callable[[Sequence[str]], list[Any]]
+CheckFlags = Callable[[Sequence[Any], Mapping[str, Sequence[str]]], dict[tuple[str, str], FlagVerdict]]
+STUDY_KEY = "tune"  # the experiment's environment: which study it belongs to
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a tuning run works with, before anything runs: `jvmlab tune --dry-run` shows it."""
+
+    spec: ExperimentSpec
+    jdk: Any
+    defaults: FlagVerdict  # the JDK without flags: its flag table decides what the space may hold
+    space: Space
+    objectives: list[Objective]
+    constraints: list[Constraint]
+
+
+def prepare(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> Setup:
+    """The JDK tuned on, its built-in space (and the user's), objectives and constraints; UsageError naming
+    the key for what cannot be tuned."""
+    tune = spec.tune
+    if tune is None:
+        raise UsageError("the spec has no [tune] section: jvmlab tune needs objectives, a budget and a space")
+    objectives, constraints = objectives_of(spec), constraints_of(spec)
+    selection = tune.jdk or spec.matrix.jdks[0]
+    found = resolve([selection])
+    if not found:
+        raise JvmLabError(f"tune.jdk = {selection!r}: no JDK matches; `jvmlab jdks` lists what is installed")
+    jdk = found[0]
+    defaults = check([jdk], {"defaults": []})[(jdk.name, "defaults")]
+    if not defaults.accepted or not defaults.flag_table:
+        raise JvmLabError(
+            f"{jdk.name}: cannot read its flags ({defaults.message or 'no -XX:+PrintFlagsFinal'})"
+        )
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    space = build_space(
+        major=jdk.major,
+        have=set(defaults.flag_table),
+        cpus=cpus,
+        builtin=tune.builtin,
+        exclude=tune.exclude,
+        params=tune.params,
+        heap_mb=tune.heap_mb,
+    )
+    return Setup(spec, jdk, defaults, space, objectives, constraints)
+
+
+def tune(
+    setup: Setup,
+    spec_text: str,
+    runner: Runner,
+    check: CheckFlags,
+    events: Events,
+    *,
+    resume: bool = False,
+) -> tuple[int, optuna.Study, TuneResult]:
+    """Runs the search until the budget is spent; (this worker's experiment, the study, the result)."""
+    spec, jdk = setup.spec, setup.jdk
+    assert spec.tune is not None
+    plan = Plan(spec, {jdk.name: jdk}, {}, [])
+    experiment = runner.resumable(plan, spec_text) if resume else runner.start(plan, spec_text)
+    name = study_name(spec.name, spec_hash(spec_text))
+    runner.store.add_to_environment(experiment, STUDY_KEY, {"study": name, "jdk": jdk.name})
+    directions = [o.direction for o in setup.objectives]
+    sampler = make_sampler(spec.tune.algorithm, len(directions), spec.tune.seed)
+    pruner = make_pruner(spec, setup.objectives)
+    study = open_study(runner.store.url, name, directions, sampler, pruner)
+
+    def check_one(flags: Sequence[str]) -> FlagVerdict:
+        return check([jdk], {"candidate": list(flags)})[(jdk.name, "candidate")]
+
+    search = Search(
+        spec, runner.store, runner, experiment, jdk, check_one, study, setup.space,
+        setup.objectives, setup.constraints, events, pruner,
+    )  # fmt: skip
+    search.run()
+    runner.store.set_status(experiment, "done")
+    return experiment, study, result_of(study, setup, runner.store)
+
+
+def result_of(study: optuna.Study, setup: Setup, store: Any) -> TuneResult:
+    cands = candidates_of(study, store, setup.objectives, setup.constraints)
+    return TuneResult(
+        setup.objectives,
+        setup.constraints,
+        cands,
+        best_of(cands, setup.objectives),
+        importance(study),
+        list(setup.space.left_out),
+    )

@@ -1,0 +1,129 @@
+"""`[tune]` read from a spec: objectives, constraints and the space, and the one-line errors naming the key
+for an unknown measure, a measure the spec never produces, an empty space, a flag the JDK does not have."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from jvmlab.errors import JvmLabError, UsageError
+from jvmlab.experiment.spec import parse_spec
+from jvmlab.tune.objectives import constraints_of, objectives_of
+from jvmlab.tune.results import is_default, without_defaults
+from jvmlab.tune.space import G1, PARALLEL, build_space, builtin_dimensions
+
+BASE = """
+name = "t"
+[workload]
+command = ["{java}", "-version"]
+metric = { name = "ops_per_s", regex = "ops=(?P<value>[0-9.]+)" }
+[tune]
+budget = { trials = 5 }
+"""
+HAVE = {"UseG1GC", "UseParallelGC", "UseSerialGC", "MaxGCPauseMillis", "G1HeapRegionSize", "NewRatio",
+        "InitiatingHeapOccupancyPercent", "ParallelGCThreads", "ConcGCThreads", "MetaspaceSize",
+        "ReservedCodeCacheSize", "TieredStopAtLevel", "TieredCompilation", "AlwaysPreTouch"}  # fmt: skip
+
+
+def spec(extra: str):
+    return parse_spec(tomllib.loads(BASE + extra), source="t.toml")
+
+
+def test_objectives_take_the_measures_better_direction_unless_told():
+    s = spec('objectives = [{ measure = "ops_per_s" }, { measure = "rss_peak_mb" }]\n'
+             'constraints = ["rss_peak_mb <= 2048", "cpu_s < 30"]')  # fmt: skip
+    (ops, rss) = objectives_of(s)
+    assert (ops.maximize, rss.maximize) == (True, False)
+    limit, cpu = constraints_of(s)
+    assert (limit.text, limit.violation(2000.0), limit.violation(2100.0)) == (
+        "rss_peak_mb <= 2048",
+        -48.0,
+        52.0,
+    )
+    assert cpu.violation(10.0) < 0
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('objectives = [{ measure = "chunks" }]', "tune.objectives[0].measure: unknown measure 'chunks'"),
+        ('objectives = [{ measure = "p99_ms" }]', "tune.objectives[0].measure: p99_ms is never produced"),
+        ('objectives = [{ measure = "ops_per_s", level = "high" }]', "no load level 'high'"),
+        ('objectives = [{ measure = "allocation_mib_s" }]', "tune.objectives[0].direction: allocation_mib_s"),
+        (
+            'objectives = [{ measure = "ops_per_s" }]\nconstraints = ["rss <= 1"]',
+            "tune.constraints[0]: unknown",
+        ),
+        ('objectives = [{ measure = "ops_per_s" }]\nconstraints = ["rss_peak_mb = 1"]', "expected MEASURE"),
+        ('objectives = [{ measure = "ops_per_s" }]\nconstraints = ["p99_ms@x <= 5"]', "no load level 'x'"),
+    ],
+)
+def test_what_cannot_be_tuned_is_one_line_naming_the_key(extra, message):
+    s = spec(extra)
+    with pytest.raises(UsageError) as e:
+        objectives_of(s)
+        constraints_of(s)
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_spec_error_names_the_tune_key():
+    with pytest.raises(JvmLabError, match=r"t.toml: tune.budget: Value error, give trials|tune.budget"):
+        parse_spec(tomllib.loads(BASE.replace("budget = { trials = 5 }", "budget = {}")
+                                 + 'objectives = [{ measure = "ops_per_s" }]'), source="t.toml")  # fmt: skip
+    with pytest.raises(JvmLabError, match="tune.params.x: .*low"):
+        spec(
+            'objectives = [{ measure = "ops_per_s" }]\n'
+            '[tune.params.x]\nflag = "-XX:NewRatio={}"\nlow = 3\nhigh = 1'
+        )
+
+
+def test_the_space_keeps_what_the_jdk_has_and_refuses_an_empty_one():
+    dims = {d.name: d for d in builtin_dimensions(21, HAVE, 2, (64, 512))}
+    assert dims["collector"].choices == (G1, PARALLEL, "-XX:+UseSerialGC")  # no ZGC, Shenandoah in HAVE
+    assert "shenandoah_heuristics" not in dims and dims["g1_pause_ms"].when == {"collector": (G1,)}
+    space = build_space(
+        major=21, have=HAVE, cpus=2, builtin=True, exclude=["tiered"], params={}, heap_mb=(64, 512)
+    )
+    assert "tiered" not in space.names() and any(x.startswith("thp") for x in space.left_out)
+    with pytest.raises(UsageError, match="tune: the search space is empty"):
+        build_space(major=21, have=HAVE, cpus=2, builtin=False, exclude=[], params={}, heap_mb=(64, 512))
+    with pytest.raises(UsageError, match="tune.exclude: nope: no such built-in parameter"):
+        build_space(major=21, have=HAVE, cpus=2, builtin=True, exclude=["nope"], params={}, heap_mb=(64, 512))
+    s = spec('objectives = [{ measure = "ops_per_s" }]\n[tune.params.x]\nchoices = ["-XX:+UseFancyGC"]')
+    assert s.tune is not None
+    with pytest.raises(UsageError, match="tune.params.x: this JDK has no flag UseFancyGC"):
+        build_space(
+            major=21, have=HAVE, cpus=2, builtin=False, exclude=[], params=s.tune.params, heap_mb=(64, 512)
+        )
+
+
+def test_a_point_of_the_space_is_its_flags_in_order():
+    import optuna
+
+    space = build_space(major=21, have=HAVE, cpus=2, builtin=True, exclude=[], params={}, heap_mb=(64, 512))
+    study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=3))
+    seen = set()
+    for _ in range(30):
+        trial = study.ask()
+        values = space.sample(trial)
+        flags = space.flags(values)
+        study.tell(trial, 0.0)
+        assert flags[0] == values["collector"] and flags[1] == f"-Xmx{values['heap_mb']}m"
+        assert ("g1_pause_ms" in values) == (values["collector"] == G1)  # a collector's own knobs under it
+        if values["xms"]:
+            assert f"-Xms{values['heap_mb']}m" in flags
+        seen.add(values["collector"])
+    assert len(seen) == 3
+
+
+def test_flags_equal_to_the_defaults_are_left_out():
+    defaults = {"MaxGCPauseMillis": "200", "MaxHeapSize": "4294967296", "AlwaysPreTouch": "false",
+                "MetaspaceSize": "22020096", "UseG1GC": "true"}  # fmt: skip
+    assert is_default("-XX:MaxGCPauseMillis=200", defaults) and not is_default(
+        "-XX:MaxGCPauseMillis=50", defaults
+    )
+    assert is_default("-Xmx4g", defaults) and is_default("-XX:-AlwaysPreTouch", defaults)
+    assert is_default("-XX:MetaspaceSize=21m", defaults) and is_default("-XX:+UseG1GC", defaults)
+    kept, dropped = without_defaults(["-XX:+UseG1GC", "-Xmx512m", "-XX:MaxGCPauseMillis=200"], defaults)
+    assert (kept, dropped) == (["-Xmx512m"], ["-XX:+UseG1GC", "-XX:MaxGCPauseMillis=200"])
