@@ -35,13 +35,26 @@ def run_command(
     runs: Annotated[
         Path, typer.Option("--runs", help="Folder for the trials' files (logs, working dirs).")
     ] = Path("runs"),
+    executor: Annotated[
+        str,
+        typer.Option(
+            "--executor",
+            help="Where trials run: local (this machine, one at a time) or ray (one per node of the Ray "
+            "cluster at --address; docs/ray.md).",
+        ),
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option("--address", help="The Ray head's HOST:PORT, or auto (with --executor ray)."),
+    ] = None,
 ) -> None:
     """Run an experiment: every JDK x flag set of the spec, repeated, each trial in a fresh JVM and folder.
 
     Exit code 0 when every trial succeeded, 1 when some failed, 2 for a bad spec or rejected flags."""
     from jvmlab.cli import run
 
-    code = run.run(run.RunOptions(spec, db, runs, dry_run, resume, allow_rejected))
+    options = run.RunOptions(spec, db, runs, dry_run, resume, allow_rejected, executor, address)
+    code = run.run(options)
     if code:
         raise typer.Exit(code)
 

@@ -21,16 +21,20 @@ from rich.text import Text
 
 from jvmlab.cli.output import print_renderables, print_text, stdout_console
 from jvmlab.errors import JvmLabError
+from jvmlab.experiment.analysis.nodes import node_losses, trials_per_node
 from jvmlab.experiment.analysis.results import LevelResult, VariantResult, level_results, variant_results
 from jvmlab.experiment.execution import interrupt, jdks
+from jvmlab.experiment.execution.executor import make_executor
 from jvmlab.experiment.execution.plan_lint import lint_plan
 from jvmlab.experiment.execution.run import Plan, Runner, make_plan, rejection_error
 from jvmlab.experiment.spec import ExperimentSpec, Metric, load_spec, stored_spec
 from jvmlab.experiment.storage import OK, REJECTED, Store, TrialOutcome, TrialRow
 from jvmlab.report.experiment.run_view import (
     levels_renderable,
+    nodes_renderable,
     plan_renderable,
     results_renderable,
+    short_node,
     timeline_renderable,
 )
 from jvmlab.report.flags_view import plan_lint_renderable
@@ -48,6 +52,8 @@ class RunOptions:
     dry_run: bool = False
     resume: bool = False
     allow_rejected: bool = False
+    executor: str = "local"  # where trials run: "local" (this machine) or "ray" (a cluster at `address`)
+    address: str | None = None
 
 
 class BarProgress:
@@ -69,10 +75,12 @@ class BarProgress:
         )
         self.task = self.bar.add_task("starting", total=None)
         self.current = ""
+        self.running: list[str] = []  # the keys of the trials in flight (several on a cluster)
 
     def trial_started(self, trial: TrialRow, done: int, total: int) -> None:
         self.current = trial.key
-        self.bar.update(self.task, total=total, completed=done, description=trial.key)
+        self.running.append(trial.key)
+        self.bar.update(self.task, total=total, completed=done, description=", ".join(self.running))
 
     def metric(self, t_s: float, value: float) -> None:
         m = self.spec_metric
@@ -83,13 +91,27 @@ class BarProgress:
             )
 
     def trial_finished(self, trial: TrialRow, outcome: TrialOutcome, done: int, total: int) -> None:
+        self._ended(trial)
         self.bar.update(self.task, completed=done)
         style = "green" if outcome.state == OK else "red"
         detail = f" ({outcome.reason})" if outcome.reason else ""
         elapsed = f" in {outcome.elapsed_s:.1f} s" if outcome.elapsed_s is not None else ""
+        where = f" on {short_node(trial.node)}" if trial.node else ""
         self.console.print(
-            f"[{style}]{outcome.state}[/{style}] {trial.key}{elapsed}{detail}", highlight=False
+            f"[{style}]{outcome.state}[/{style}] {trial.key}{elapsed}{where}{detail}", highlight=False
         )
+
+    def trial_lost(self, trial: TrialRow, node: str | None, reason: str) -> None:
+        self._ended(trial)
+        self.console.print(
+            f"[yellow]lost[/yellow] {trial.key} on {short_node(node)}: {reason}",
+            highlight=False,
+        )
+
+    def _ended(self, trial: TrialRow) -> None:
+        if trial.key in self.running:
+            self.running.remove(trial.key)
+        self.bar.update(self.task, description=", ".join(self.running) or "")
 
 
 def run(options: RunOptions) -> int:
@@ -104,6 +126,7 @@ def execute(spec: ExperimentSpec, text: str, options: RunOptions) -> tuple[int, 
     """Plans `spec` (flag checks and lint shown), runs it with a progress bar unless a dry run, and shows
     the results; (experiment id, its trials), (0, []) for a dry run."""
     console = stdout_console()
+    executor = make_executor(options.executor, options.address)
     with console.status("checking the flags on every JDK"):
         plan: Plan = make_plan(spec, jdks.resolve, jdks.check)
     store_url = options.db or "jvmlab.db"
@@ -113,21 +136,27 @@ def execute(spec: ExperimentSpec, text: str, options: RunOptions) -> tuple[int, 
         raise rejection_error(plan)
     if options.dry_run:
         return 0, []
-    store = Store.open(options.db)
-    progress = BarProgress(console, spec)
-    runner = Runner(store, options.runs, jdks.classes_for(spec), progress, options.allow_rejected)
-    experiment = runner.resumable(plan, text) if options.resume else runner.start(plan, text)
-    restore = interrupt.install()  # SIGTERM ends the running trial the way Ctrl-C does
+    executor.open()  # a cluster that cannot run trials fails before an experiment is stored
     try:
-        with progress.bar:
-            trials = runner.run(experiment, plan)
-        rows = variant_results(trials, metric_series(store, trials))
-        by_level = level_results(trials, store.levels(t.id for t in trials))
+        store = Store.open(options.db)
+        progress = BarProgress(console, spec)
+        runner = Runner(
+            store, options.runs, jdks.classes_for(spec), progress, options.allow_rejected, executor
+        )
+        experiment = runner.resumable(plan, text) if options.resume else runner.start(plan, text)
+        restore = interrupt.install()  # SIGTERM ends the running trials the way Ctrl-C does
+        try:
+            with progress.bar:
+                trials = runner.run(experiment, plan)
+            rows = variant_results(trials, metric_series(store, trials))
+            by_level = level_results(trials, store.levels(t.id for t in trials))
+        finally:
+            restore()
+            store.close()
     finally:
-        restore()
-        store.close()
+        executor.close()
     title = f"experiment {experiment} ({spec.name}): {RESULTS_NOTE}"
-    print_renderables(results_view(title, rows, spec.workload.metric, by_level))
+    print_renderables(results_view(title, rows, spec.workload.metric, by_level, trials))
     return experiment, trials
 
 
@@ -137,15 +166,22 @@ def metric_series(store: Store, trials: list[TrialRow]) -> dict[int, list[tuple[
 
 
 def results_view(
-    title: str, rows: list[VariantResult], metric: Metric | None, by_level: list[LevelResult]
+    title: str,
+    rows: list[VariantResult],
+    metric: Metric | None,
+    by_level: list[LevelResult],
+    trials: list[TrialRow] | None = None,
 ) -> list[RenderableType]:
-    """The results table, the metric over time where there is a metric, and the load levels' table where
-    there are levels."""
+    """The results table, the metric over time where there is a metric, the load levels' table where
+    there are levels, and the nodes the trials ran on where they ran on a cluster."""
     timeline = timeline_renderable(rows, metric) if metric is not None else None
     table = results_renderable(title, rows, metric)
     out: list[RenderableType] = [Group(table, Text(""), timeline)] if timeline is not None else [table]
     if by_level:
         out.append(levels_renderable(f"per load level: {LEVELS_NOTE}", by_level))
+    nodes = nodes_renderable(trials_per_node(trials or []), node_losses(trials or []))
+    if nodes is not None:
+        out.append(nodes)
     return out
 
 
@@ -173,8 +209,10 @@ def results(ref: str | None, db: str | None, as_json: bool) -> None:
             "experiment": {"id": exp.id, "name": exp.name, "status": exp.status, "run_dir": exp.run_dir},
             "variants": [asdict(r) for r in rows],
             "levels": [asdict(r) for r in by_level],
+            "nodes": trials_per_node(trials),
+            "lost": [asdict(loss) for loss in node_losses(trials)],
         }
         print_text(json.dumps(doc, indent=2))
         return
     title = f"experiment {exp.id} ({exp.name}, {exp.status}): {RESULTS_NOTE}"
-    print_renderables(results_view(title, rows, metric, by_level))
+    print_renderables(results_view(title, rows, metric, by_level, trials))

@@ -1,5 +1,6 @@
 """Running an experiment: resolve the JDKs, validate every JDK x flag set before any trial runs, plan, store
-the plan, run the trials one by one (each committed when it ends), resume what an interrupted run left.
+the plan, run the trials through an executor (one by one on this machine by default, or one per node of a
+cluster: executor.py), each committed when it ends, and resume what an interrupted run left.
 
 The library never prints: what happens is reported to a `Progress` (the CLI draws it), and the results are in
 the store.
@@ -10,19 +11,21 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from jvmlab import host
 from jvmlab.errors import InputError, JvmLabError, os_error_reason
 from jvmlab.experiment.execution import interrupt
 from jvmlab.experiment.execution.counting import check_counting
+from jvmlab.experiment.execution.executor import Executor, Finished, LocalExecutor, TrialJob
 from jvmlab.experiment.execution.planner import PlannedTrial, Variant, plan, variants
-from jvmlab.experiment.execution.trial import TrialSetup, run_trial
+from jvmlab.experiment.execution.trial import TrialSetup
 from jvmlab.experiment.spec import ExperimentSpec
-from jvmlab.experiment.storage import PENDING, REJECTED, Store, TrialOutcome, TrialRow
+from jvmlab.experiment.storage import FAILED, PENDING, Store, TrialOutcome, TrialRow
 
 
 class JdkLike(Protocol):
@@ -52,6 +55,9 @@ class FlagVerdict:
     flag_table: dict[str, str] = field(default_factory=dict)
 
 
+# A trial whose node is lost this many times fails (it may be what brings its nodes down).
+MAX_LOSSES = 3
+
 ResolveJdks = Callable[[Sequence[str]], list[Any]]
 # (JDKs, flag sets by name) -> verdict per (JDK name, flag set name); the checks may run in parallel.
 CheckFlags = Callable[[Sequence[Any], Mapping[str, Sequence[str]]], dict[tuple[str, str], FlagVerdict]]
@@ -64,6 +70,13 @@ class Progress(Protocol):
     # Returns a reason to stop the running trial early (jvmlab tune's pruner), or None.
     def metric(self, t_s: float, value: float) -> str | None: ...
     def trial_finished(self, trial: TrialRow, outcome: TrialOutcome, done: int, total: int) -> None: ...
+
+
+@runtime_checkable
+class LossProgress(Protocol):
+    """A Progress that is also told when a node is lost under a trial (which then runs again)."""
+
+    def trial_lost(self, trial: TrialRow, node: str | None, reason: str) -> None: ...
 
 
 class Silent:
@@ -194,14 +207,26 @@ def trial_rows(p: Plan) -> list[dict[str, Any]]:
 
 
 @dataclass
+class _Work:
+    """The trials of one run: still to run (in plan order), in flight (by store id), how many ended."""
+
+    todo: deque[TrialRow]
+    running: dict[int, TrialRow]
+    done: int
+    total: int
+
+
+@dataclass
 class Runner:
-    """Runs a planned experiment against a store. `classes` is the bundled Java classes' directory."""
+    """Runs a planned experiment against a store. `classes` is the bundled Java classes' directory;
+    `executor` is where the trials run (this machine, one at a time, unless told otherwise)."""
 
     store: Store
     run_root: Path
     classes: Path
     progress: Progress = field(default_factory=Silent)
     allow_rejected: bool = False
+    executor: Executor = field(default_factory=LocalExecutor)
 
     def start(self, p: Plan, spec_text: str) -> int:
         """Stores a new experiment with its plan; returns its id."""
@@ -245,38 +270,50 @@ class Runner:
         return exp.id
 
     def run(self, experiment_id: int, p: Plan) -> list[TrialRow]:
-        """Runs every unfinished trial of the experiment, in plan order; returns all its trials at the end."""
+        """Runs every unfinished trial of the experiment, started in plan order, as many at once as the
+        executor can; stores each as it ends; returns all the experiment's trials at the end."""
         exp = self.store.experiment(experiment_id)
         assert exp is not None
         todo = self.store.unfinished(experiment_id)
         total = len(self.store.trials(experiment_id))
-        done = total - len(todo)
+        work = _Work(deque(todo), {}, total - len(todo), total)
+        self.executor.open()
         self.store.set_status(experiment_id, "running")
         try:
-            for i, trial in enumerate(todo):
-                verdict = p.verdicts.get(trial.variant)
-                if verdict is not None and not verdict.accepted:
-                    self.store.reject_trial(trial.id, verdict.message or "flags rejected by the JVM")
-                else:
-                    self._run_one(exp.run_dir, trial, p, verdict, done, total)
+            while work.todo or work.running:
+                self._submit_more(exp.run_dir, work, p)
+                if work.running:
+                    self._take(self.executor.next_finished(), work)
                 interrupt.check()
-                done += 1
-                if p.spec.trial.cooldown_s and i < len(todo) - 1:
-                    time.sleep(p.spec.trial.cooldown_s)
         except BaseException:
+            self.executor.cancel()  # Ctrl-C: no trial (nor its JVM) outlives the run
+            for trial in work.running.values():  # they run again on --resume
+                self.store.finish_trial(trial.id, TrialOutcome(state=PENDING, reason="interrupted"))
             self.store.set_status(experiment_id, "interrupted")
             raise
+        finally:
+            self.executor.close()
         self.store.set_status(experiment_id, "done")
         return self.store.trials(experiment_id)
 
-    def _run_one(
-        self, run_dir: str, trial: TrialRow, p: Plan, verdict: FlagVerdict | None, done: int, total: int
+    def _submit_more(self, run_dir: str, work: _Work, p: Plan) -> None:
+        """Starts trials until the executor is full; rejected ones are stored as such on the way."""
+        while work.todo and len(work.running) < self.executor.capacity():
+            trial = work.todo.popleft()
+            verdict = p.verdicts.get(trial.variant)
+            jdk = p.jdks.get(trial.jdk)
+            if verdict is not None and not verdict.accepted:
+                self.store.reject_trial(trial.id, verdict.message or "flags rejected by the JVM")
+                work.done += 1
+            elif jdk is None:
+                self.store.reject_trial(trial.id, f"JDK {trial.jdk} is no longer installed")
+                work.done += 1
+            else:
+                self._submit(run_dir, trial, jdk, verdict, work, p)
+
+    def _submit(
+        self, run_dir: str, trial: TrialRow, jdk: Any, verdict: FlagVerdict | None, work: _Work, p: Plan
     ) -> None:
-        jdk = p.jdks.get(trial.jdk)
-        if jdk is None:
-            outcome = TrialOutcome(state=REJECTED, reason=f"JDK {trial.jdk} is no longer installed")
-            self.store.finish_trial(trial.id, outcome)
-            return
         at = f"-{_safe(trial.level)}" if trial.level else ""
         folder = Path(run_dir) / f"{trial.position:03d}-{_safe(trial.variant)}{at}-{trial.repetition}"
         setup = TrialSetup(
@@ -290,18 +327,34 @@ class Runner:
             classes=self.classes,
             level=trial.level,
         )
+        job = TrialJob(trial.id, p.spec, setup, jdk.name, on_metric=self.progress.metric)
+        node = self.executor.submit(job)
+        work.running[trial.id] = trial
         self.store.start_trial(
             trial.id, run_dir=str(folder), argv=[str(jdk.java)], jdk_info=jdk_info(jdk, verdict)
         )
-        self.progress.trial_started(trial, done, total)
-        try:
-            outcome = run_trial(p.spec, setup, on_metric=self.progress.metric)
-        except BaseException:
-            # Ctrl-C: the process tree is gone (run_trial ended it); the trial runs again on --resume.
-            self.store.finish_trial(trial.id, TrialOutcome(state=PENDING, reason="interrupted"))
-            raise
+        self.store.set_trial_node(trial.id, node)
+        trial.node = node
+        self.progress.trial_started(trial, work.done, work.total)
+
+    def _take(self, end: Finished, work: _Work) -> None:
+        """Stores a trial that ended, or queues it again (first) when the node under it was lost."""
+        trial = work.running.pop(end.job.trial_id)
+        outcome = end.outcome
+        if outcome is None:
+            reason = end.lost or "node lost"
+            losses = self.store.record_loss(trial.id, node=end.node, reason=reason)
+            if isinstance(self.progress, LossProgress):
+                self.progress.trial_lost(trial, end.node, reason)
+            if losses < MAX_LOSSES:
+                work.todo.appendleft(trial)
+                return
+            outcome = TrialOutcome(
+                state=FAILED, reason=f"{losses} nodes lost under this trial (last: {reason})"
+            )
         self.store.finish_trial(trial.id, outcome)
-        self.progress.trial_finished(trial, outcome, done + 1, total)
+        work.done += 1
+        self.progress.trial_finished(trial, outcome, work.done, work.total)
 
 
 def _safe(text: str) -> str:

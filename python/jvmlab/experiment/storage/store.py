@@ -213,6 +213,23 @@ class Store:
     def reject_trial(self, trial_id: int, reason: str) -> None:
         self.finish_trial(trial_id, TrialOutcome(state=REJECTED, reason=reason))
 
+    def set_trial_node(self, trial_id: int, node: str | None) -> None:
+        """Where the trial runs: None on this machine, else the Ray node ("node-id@ip")."""
+        with self.session() as s, s.begin():
+            t = s.get(TrialRow, trial_id)
+            assert t is not None
+            t.node = node
+
+    def record_loss(self, trial_id: int, *, node: str | None, reason: str) -> int:
+        """The node under a running trial was lost: the loss is added to the trial's `lost` and the trial is
+        pending again. Returns how many losses the trial has seen."""
+        with self.session() as s, s.begin():
+            t = s.get(TrialRow, trial_id)
+            assert t is not None
+            t.lost = [*(t.lost or []), {"node": node, "at": time.time(), "reason": reason}]
+            t.state, t.reason = PENDING, f"node {node} lost: {reason}"
+            return len(t.lost)
+
     def series(self, trial_id: int, name: str) -> list[tuple[float, float]]:
         with self.session() as s:
             q = (

@@ -3,6 +3,7 @@ the trial order) and the results per variant after it."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +13,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from jvmlab.experiment.analysis.nodes import NodeLoss
 from jvmlab.experiment.analysis.results import CALLS, Figure, LevelResult, VariantResult
 from jvmlab.report import units
 from jvmlab.report.sparkline import sparkline
@@ -229,3 +231,25 @@ def levels_renderable(title: str, results: Sequence[LevelResult]) -> RenderableT
         style="dim",
     )
     return Group(Text(title, style="bold"), table, note)
+
+
+def short_node(node: str | None) -> str:
+    """A Ray node as "node-id@ip" with the id cut to 12 characters (the store keeps it whole)."""
+    if not node:
+        return "this machine"
+    node_id, at, ip = node.partition("@")
+    return f"{node_id[:12]}{at}{ip}"
+
+
+def nodes_renderable(per_node: dict[str, int], losses: Sequence[NodeLoss]) -> RenderableType | None:
+    """Where the trials ran and each node lost under a trial, one line each; None when all ran here."""
+    if not per_node and not losses:
+        return None
+    ran = ", ".join(f"{short_node(n)} {k} trial{'s' if k != 1 else ''}" for n, k in per_node.items())
+    lines = [Text(f"ran on {len(per_node)} node{'s' if len(per_node) != 1 else ''}: {ran}", style="dim")]
+    for loss in losses:
+        at = time.strftime("%H:%M:%S", time.localtime(loss.at))
+        lines.append(
+            Text(f"lost {loss.trial} on {short_node(loss.node)} at {at}: {loss.reason}", style="yellow")
+        )
+    return Group(*lines)

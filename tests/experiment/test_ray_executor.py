@@ -1,0 +1,202 @@
+"""Trials on a real Ray cluster of two nodes on this machine (head and worker, each with `jvmlab_trial: 1`):
+`jvmlab run --executor ray --address ...` runs trials on both nodes and ships their folders back; a node
+killed under a trial costs a rerun on the other node, recorded as a loss; SIGTERM to the driver leaves no JVM;
+and no Ray process outlives the module."""
+
+from __future__ import annotations
+
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import psutil
+import pytest
+
+from jvmlab.cli.main import main
+from jvmlab.experiment.storage import OK, PENDING, Store
+
+ray_cluster_utils = pytest.importorskip("ray.cluster_utils")
+
+pytestmark = [pytest.mark.jvm, pytest.mark.ray]
+
+NODE = {"num_cpus": 1, "resources": {"jvmlab_trial": 1}, "object_store_memory": 80 * 1024 * 1024}
+# A dead node is noticed within about a second (Ray's default: 3 s x 5 heartbeats).
+HEAD = {
+    **NODE,
+    "include_dashboard": False,
+    "_system_config": {"health_check_period_ms": 300, "health_check_failure_threshold": 3},
+}
+
+
+WORKLOAD = "jvmlab.workloads.GcChurn"
+
+
+def spec_text(mark: str, duration_s: int, flag_sets: dict[str, str], repetitions: int) -> str:
+    flags = ", ".join(f'{name} = ["{flag}", "-Djvmlab.test={mark}"]' for name, flag in flag_sets.items())
+    return f"""
+name = "ray-churn"
+[workload]
+command = ["{{java}}", "{{jvm_opts}}", "-cp", "{{classes}}", "{WORKLOAD}", "--duration-s={duration_s}"]
+ready = {{ log = "t_s=1 ", timeout_s = 30 }}
+[matrix]
+jdks = ["21"]
+repetitions = {repetitions}
+flags = {{ {flags} }}
+[trial]
+timeout_s = 60
+[telemetry]
+sample_interval_s = 0.5
+"""
+
+
+def jvms(mark: str) -> list[psutil.Process]:
+    """The running JVMs of one test (their command line carries its mark)."""
+    out = []
+    for p in psutil.process_iter(["cmdline"]):
+        with_mark = any(f"-Djvmlab.test={mark}" == a for a in p.info["cmdline"] or [])
+        if with_mark and p.status() != psutil.STATUS_ZOMBIE:
+            out.append(p)
+    return out
+
+
+def no_jvm_left(mark: str, within_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + within_s
+    while jvms(mark) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return not jvms(mark)
+
+
+def ray_processes(gcs_port: str) -> list[psutil.Process]:
+    """The cluster's raylets and GCS (each is told the GCS address)."""
+    found = []
+    for p in psutil.process_iter(["cmdline"]):
+        cmd = " ".join(p.info["cmdline"] or [])
+        if ("raylet" in cmd or "gcs_server" in cmd) and re.search(rf"[:=]{gcs_port}\b", cmd):
+            found.append(p)
+    return found
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    c = ray_cluster_utils.Cluster(initialize_head=True, head_node_args=HEAD)
+    c.add_node(**NODE)
+    port = c.address.rpartition(":")[2]
+    try:
+        yield c
+    finally:
+        import ray
+
+        ray.shutdown()
+        c.shutdown()
+        deadline = time.monotonic() + 10
+        while ray_processes(port) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not ray_processes(port), "a raylet or GCS of the test cluster is still running"
+
+
+def run(tmp_path: Path, cluster, text: str) -> tuple[int, Path]:
+    spec, db = tmp_path / "ray.toml", tmp_path / "r.db"
+    spec.write_text(text)
+    argv = ["run", str(spec), "--db", str(db), "--runs", str(tmp_path / "runs")]
+    return main([*argv, "--executor", "ray", "--address", cluster.address]), db
+
+
+def test_trials_run_on_both_nodes_and_their_files_come_back(tmp_path, cluster, capsys):
+    mark = uuid.uuid4().hex[:12]
+    code, db = run(
+        tmp_path, cluster, spec_text(mark, 3, {"serial": "-XX:+UseSerialGC", "par": "-XX:+UseParallelGC"}, 2)
+    )
+    out = capsys.readouterr().out
+    assert code == 0, out
+
+    store = Store.open(str(db))
+    trials = store.trials(store.latest_experiment().id)
+    assert [t.state for t in trials] == [OK] * 4, [(t.key, t.reason) for t in trials]
+    nodes = {n.node_id for n in cluster.list_all_nodes()}
+    assert {t.node.partition("@")[0] for t in trials} == nodes  # both nodes ran trials
+    for t in trials:
+        artifacts = store.artifacts(t.id)
+        assert Path(artifacts["stdout"]).parent == Path(t.run_dir), artifacts  # in the driver's folder
+        assert "t_s=1 " in Path(artifacts["stdout"]).read_text()
+        assert Path(artifacts["gc_log"]).stat().st_size > 0
+        assert all(str(tmp_path) in a for a in t.argv if "gc.log" in a), t.argv  # the paths moved here
+        assert not t.lost
+    store.close()
+    assert " on " in out and "@" in out  # each trial's line names its node
+    assert no_jvm_left(mark)
+
+
+def test_sigterm_to_the_driver_cancels_its_trials_and_their_jvms(tmp_path, cluster):
+    mark = uuid.uuid4().hex[:12]
+    spec, db = tmp_path / "ray.toml", tmp_path / "r.db"
+    spec.write_text(spec_text(mark, 60, {"serial": "-XX:+UseSerialGC"}, 2))
+    argv = [
+        sys.executable,
+        "-m",
+        "jvmlab",
+        "run",
+        str(spec),
+        "--db",
+        str(db),
+        "--runs",
+        str(tmp_path / "runs"),
+    ]
+    driver = subprocess.Popen(
+        [*argv, "--executor", "ray", "--address", cluster.address],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(jvms(mark)) < 2 and time.monotonic() < deadline and driver.poll() is None:
+            time.sleep(0.2)
+        assert len(jvms(mark)) == 2, driver.stderr.read().decode() if driver.poll() is not None else "no JVMs"
+        driver.send_signal(signal.SIGTERM)
+        assert driver.wait(timeout=30) != 0
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+    assert no_jvm_left(mark)
+    with sqlite3.connect(db) as conn:
+        states = [s for (s,) in conn.execute("select state from jvmlab_trials")]
+        (status,) = conn.execute("select status from experiments").fetchone()
+    assert states == [PENDING, PENDING] and status == "interrupted"  # both run again on --resume
+
+
+def test_a_node_killed_under_a_trial_costs_a_rerun_on_the_other(tmp_path, cluster, capsys):
+    """Last in the module: it takes the worker node away."""
+    mark = uuid.uuid4().hex[:12]
+    worker = next(n for n in cluster.list_all_nodes() if n is not cluster.head_node)
+    killed: list[str] = []
+
+    def kill_the_worker_mid_trial() -> None:
+        deadline = time.monotonic() + 90
+        while len(jvms(mark)) < 2 and time.monotonic() < deadline:  # both nodes run a trial
+            time.sleep(0.1)
+        time.sleep(1.0)
+        killed.append(worker.node_id)
+        cluster.remove_node(worker, allow_graceful=False)
+
+    killer = threading.Thread(target=kill_the_worker_mid_trial, daemon=True)
+    killer.start()
+    code, db = run(tmp_path, cluster, spec_text(mark, 6, {"serial": "-XX:+UseSerialGC"}, 2))
+    killer.join(timeout=5)
+    out = capsys.readouterr().out
+    assert code == 0 and killed, out
+
+    store = Store.open(str(db))
+    trials = store.trials(store.latest_experiment().id)
+    store.close()
+    assert [t.state for t in trials] == [OK, OK], [(t.key, t.reason) for t in trials]
+    (rerun,) = [t for t in trials if t.lost]
+    assert [loss["node"].partition("@")[0] for loss in rerun.lost] == killed, rerun.lost
+    assert rerun.lost[0]["reason"] and rerun.lost[0]["at"] <= rerun.started_at  # then it ran again
+    assert rerun.node.partition("@")[0] == cluster.head_node.node_id and rerun.attempts == 2
+    assert f"lost {rerun.key} on {killed[0][:12]}" in " ".join(out.split())
+    assert no_jvm_left(mark)  # the killed node's JVM died with its Ray worker
