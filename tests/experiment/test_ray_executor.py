@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 import uuid
 from pathlib import Path
 
@@ -19,9 +20,14 @@ import psutil
 import pytest
 
 from jvmlab.cli.main import main
+from jvmlab.experiment.execution import jdks
+from jvmlab.experiment.execution.executor import TrialJob
+from jvmlab.experiment.execution.trial import TrialSetup
+from jvmlab.experiment.spec import parse_spec
 from jvmlab.experiment.storage import OK, PENDING, Store
 
 ray_cluster_utils = pytest.importorskip("ray.cluster_utils")
+from jvmlab.experiment.execution.ray_executor import RayExecutor  # noqa: E402
 
 pytestmark = [pytest.mark.jvm, pytest.mark.ray]
 
@@ -56,11 +62,11 @@ sample_interval_s = 0.5
 
 
 def jvms(mark: str) -> list[psutil.Process]:
-    """The running JVMs of one test (their command line carries its mark)."""
+    """The running trial JVMs of one test (the workload, with the test's mark; not the flag checks)."""
     out = []
     for p in psutil.process_iter(["cmdline"]):
-        with_mark = any(f"-Djvmlab.test={mark}" == a for a in p.info["cmdline"] or [])
-        if with_mark and p.status() != psutil.STATUS_ZOMBIE:
+        cmd = p.info["cmdline"] or []
+        if f"-Djvmlab.test={mark}" in cmd and WORKLOAD in cmd and p.status() != psutil.STATUS_ZOMBIE:
             out.append(p)
     return out
 
@@ -167,6 +173,36 @@ def test_sigterm_to_the_driver_cancels_its_trials_and_their_jvms(tmp_path, clust
         states = [s for (s,) in conn.execute("select state from jvmlab_trials")]
         (status,) = conn.execute("select status from experiments").fetchone()
     assert states == [PENDING, PENDING] and status == "interrupted"  # both run again on --resume
+
+
+def test_cancel_ends_the_tasks_and_their_jvms_while_connected(tmp_path, cluster):
+    mark = uuid.uuid4().hex[:12]
+    spec = parse_spec(tomllib.loads(spec_text(mark, 60, {"serial": "-XX:+UseSerialGC"}, 1)))
+    (jdk,) = jdks.resolve(spec.matrix.jdks)
+    setup = TrialSetup(
+        trial_id="t#1",
+        java=jdk.java,
+        jdk_home=jdk.home,
+        jdk_major=jdk.major,
+        jdk_vm=jdk.vm,
+        flags=("-XX:+UseSerialGC", f"-Djvmlab.test={mark}"),
+        run_dir=tmp_path / "001-t-1",
+        classes=jdks.classes_for(spec),
+    )
+    executor = RayExecutor(cluster.address)
+    executor.open()
+    try:
+        assert executor.capacity() == 2
+        for i in range(2):
+            executor.submit(TrialJob(i, spec, setup, jdk.name))
+        deadline = time.monotonic() + 60
+        while len(jvms(mark)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(jvms(mark)) == 2
+        executor.cancel()
+        assert no_jvm_left(mark, within_s=5)  # still connected: the cancel did it, not the end of the job
+    finally:
+        executor.close()
 
 
 def test_a_node_killed_under_a_trial_costs_a_rerun_on_the_other(tmp_path, cluster, capsys):
