@@ -89,7 +89,7 @@ def result_renderables(result: TuneResult, *, top: int = 20) -> list[RenderableT
     else:
         out.append(Text("no feasible configuration measured", style="bold red"))
     if result.importance:
-        imp = _table(f"parameter importance for {objs[0]} (fANOVA)", "parameter", "importance", "")
+        imp = _table(f"parameter importance for {objs[0]} (PED-ANOVA)", "parameter", "importance", "")
         for name, share in result.importance.items():
             imp.add_row(name, f"{share:.2f}", "█" * max(1, round(share * 30)))
         out.append(imp)
@@ -99,10 +99,8 @@ def result_renderables(result: TuneResult, *, top: int = 20) -> list[RenderableT
 
 
 def flags_line(flags: Sequence[str], defaults: Sequence[str]) -> list[RenderableType]:
-    out: list[RenderableType] = [
-        Text("recommended flags:", style="bold"),
-        Text(" ".join(flags) or "(the JVM's defaults)"),
-    ]
+    """The flags to paste, on one line, and those left out because the JDK has them anyway."""
+    line = Text.assemble(("recommended flags: ", "bold"), " ".join(flags) or "(the JVM's defaults)")
     if defaults:
-        out.append(Text(f"left out as the JDK's defaults: {' '.join(defaults)}", style="dim"))
-    return out
+        line.append(f"\nleft out as the JDK's defaults: {' '.join(defaults)}", style="dim")
+    return [line]

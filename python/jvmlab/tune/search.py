@@ -150,7 +150,8 @@ class Search:
         return True
 
     def _same(self, key: str, number: int) -> optuna.trial.FrozenTrial | None:
-        """An earlier trial of the study with these flags that was measured, rejected or is being measured."""
+        """An earlier trial of the study with these flags: measured, rejected, or being measured (by this
+        worker or another: of two workers asking for one point at once, the lower number measures it)."""
         import optuna
 
         done = (
@@ -160,7 +161,7 @@ class Search:
         )
         for t in self.study.get_trials(deepcopy=False):
             same = t.user_attrs.get(FLAGS_ATTR) == key and DUPLICATE_ATTR not in t.user_attrs
-            if same and t.number != number and (t.state in done or VARIANT_ATTR in t.user_attrs):
+            if same and t.number < number and (t.state in done or t.state == optuna.trial.TrialState.RUNNING):
                 return t
         return None
 

@@ -84,7 +84,8 @@ def tune(
     name = study_name(spec.name, spec_hash(spec_text))
     runner.store.add_to_environment(experiment, STUDY_KEY, {"study": name, "jdk": jdk.name})
     directions = [o.direction for o in setup.objectives]
-    sampler = make_sampler(spec.tune.algorithm, len(directions), spec.tune.seed)
+    # Workers sharing a study each draw their own points (the spec's seed and their experiment's id).
+    sampler = make_sampler(spec.tune.algorithm, len(directions), spec.tune.seed + experiment)
     pruner = make_pruner(spec, setup.objectives)
     study = open_study(runner.store.url, name, directions, sampler, pruner)
 
@@ -107,6 +108,6 @@ def result_of(study: optuna.Study, setup: Setup, store: Any) -> TuneResult:
         setup.constraints,
         cands,
         best_of(cands, setup.objectives),
-        importance(study),
+        importance(study, setup.objectives[0]),
         list(setup.space.left_out),
     )

@@ -48,6 +48,9 @@ class Dimension:
     integer: bool = True
     choices: tuple[str, ...] | None = None
     when: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # A number never above another parameter's value (when that one was sampled): ConcGCThreads must
+    # not exceed ParallelGCThreads (Shenandoah refuses to start; G1 lowers it).
+    at_most: str | None = None
 
     def applies(self, values: Mapping[str, Any]) -> bool:
         return all(values.get(parent) in allowed for parent, allowed in self.when.items())
@@ -64,6 +67,8 @@ class Dimension:
         if self.choices is not None:
             return str(value).format(**values).split()
         assert self.flag is not None
+        if self.at_most is not None and self.at_most in values:
+            value = min(value, values[self.at_most])
         number = f"{int(value)}" if self.integer else f"{float(value):g}"
         return self.flag.format(number, **values).split()
 
@@ -154,7 +159,10 @@ def builtin_dimensions(
     ]
     if cpus > 1:
         dims.insert(3, Dimension("gc_threads", "-XX:ParallelGCThreads={}", 1, cpus))
-        dims.insert(4, Dimension("conc_gc_threads", "-XX:ConcGCThreads={}", 1, cpus, when=under(*CONCURRENT)))
+        conc = Dimension(
+            "conc_gc_threads", "-XX:ConcGCThreads={}", 1, cpus, when=under(*CONCURRENT), at_most="gc_threads"
+        )
+        dims.insert(4, conc)
     return [d for d in dims if not d.when or d.when["collector"]]  # knobs of collectors it has
 
 

@@ -5,6 +5,7 @@ several hosts can join one study: its name is the spec's name and a hash of its 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -55,18 +56,24 @@ def open_study(
     from sqlalchemy.exc import SQLAlchemyError
 
     optuna.logging.set_verbosity(logging.WARNING)
-    try:
-        storage = optuna.storages.RDBStorage(url, engine_kwargs=_engine_kwargs(url))
-        study = optuna.create_study(
-            storage=storage,
-            study_name=name,
-            directions=[optuna.study.StudyDirection[d.upper()] for d in directions],
-            sampler=sampler,
-            pruner=pruner,
-            load_if_exists=True,
-        )
-    except SQLAlchemyError as e:
-        raise StoreError(f"{url}: cannot keep the tuning study there ({str(e).splitlines()[0]})") from None
+    for attempt in range(3):  # workers starting at once race to create Optuna's tables and the study
+        try:
+            storage = optuna.storages.RDBStorage(url, engine_kwargs=_engine_kwargs(url))
+            study = optuna.create_study(
+                storage=storage,
+                study_name=name,
+                directions=[optuna.study.StudyDirection[d.upper()] for d in directions],
+                sampler=sampler,
+                pruner=pruner,
+                load_if_exists=True,
+            )
+            break
+        except SQLAlchemyError as e:
+            if attempt == 2:
+                raise StoreError(
+                    f"{url}: cannot keep the tuning study there ({str(e).splitlines()[0]})"
+                ) from None
+            time.sleep(0.3 * (attempt + 1))
     if [d.name.lower() for d in study.directions] != list(directions):
         raise UsageError(f"study {name}: stored with other objectives; change the spec's name to start anew")
     return study

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import create_engine, delete, func, inspect, select, text
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, IntegrityError, ProgrammingError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from jvmlab.errors import StoreError
@@ -61,9 +61,7 @@ class Store:
         full = engine_url(url)
         try:
             engine = create_engine(full)
-            _rename_old_trials_table(engine)
-            Base.metadata.create_all(engine)
-            _add_new_columns(engine)
+            _create_tables(engine)
         except ArgumentError as e:
             raise StoreError(
                 f"--db {url}: not a database URL ({e}); give a file path or postgresql://..."
@@ -279,6 +277,21 @@ def _reason(e: SQLAlchemyError) -> str:
     orig = getattr(e, "orig", None)
     text = str(orig if orig is not None else e).strip()
     return text.splitlines()[0] if text else type(e).__name__
+
+
+def _create_tables(engine: Engine, attempts: int = 3) -> None:
+    """The tables, made or brought up to date. Two processes opening a new PostgreSQL store at once (tuning
+    workers) race to create them: the loser tries again and finds them made."""
+    for attempt in range(attempts):
+        try:
+            _rename_old_trials_table(engine)
+            Base.metadata.create_all(engine)
+            _add_new_columns(engine)
+            return
+        except (IntegrityError, ProgrammingError):
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.2 * (attempt + 1))
 
 
 def _rename_old_trials_table(engine: Engine) -> None:

@@ -1,0 +1,43 @@
+"""The built-in search space on every JDK installed here: each collector it offers, and random points of
+the whole space, are accepted by that JDK (a real JVM start each, `jvmlab flags check`'s way)."""
+
+from __future__ import annotations
+
+import optuna
+import pytest
+
+from jvmlab.experiment.execution import jdks
+from jvmlab.tune.space import build_space
+
+pytestmark = pytest.mark.jvm
+POINTS = 12
+
+
+@pytest.mark.parametrize("selection", ["11", "17", "21", "25"])
+def test_no_point_of_the_builtin_space_is_rejected(selection):
+    found = jdks.resolve([selection])
+    if not found:
+        pytest.skip(f"no JDK {selection} here (make jdks)")
+    jdk = found[0]
+    defaults = jdks.check([jdk], {"defaults": []})[(jdk.name, "defaults")]
+    space = build_space(
+        major=jdk.major, have=set(defaults.flag_table), cpus=2, builtin=True, exclude=[], params={},
+        heap_mb=(64, 1024),
+    )  # fmt: skip
+    collectors = next(d for d in space.dimensions if d.name == "collector").choices
+    assert collectors and "-XX:+UseG1GC" in collectors
+    assert ("-XX:+UseConcMarkSweepGC" in collectors) == (jdk.major <= 13)  # removed in 14
+    study = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=jdk.major))
+    points: dict[str, list[str]] = {}
+    for i in range(POINTS):
+        trial = study.ask()
+        points[f"p{i}"] = space.flags(space.sample(trial))
+        study.tell(trial, 0.0)
+    for c in collectors:  # every collector with its own knobs at least once
+        study.enqueue_trial({"collector": c})
+        trial = study.ask()
+        points[c] = space.flags(space.sample(trial))
+        study.tell(trial, 0.0)
+    verdicts = jdks.check([jdk], points)
+    rejected = {name: (points[name], v.message) for (_, name), v in verdicts.items() if not v.accepted}
+    assert not rejected, rejected

@@ -1,0 +1,204 @@
+"""`jvmlab tune` on a real workload (GcChurn, 3 s trials on one JDK): rejected and duplicate configurations
+are never measured, constraints decide the best, a run killed with SIGKILL resumes without losing a trial,
+and two workers share one study on PostgreSQL without measuring a configuration twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import optuna
+import pytest
+
+from jvmlab.cli.main import main
+from jvmlab.experiment.storage import Store
+
+pytestmark = pytest.mark.jvm
+
+SPEC = """
+name = "{name}"
+[workload]
+command = ["{{java}}", "{{jvm_opts}}", "-cp", "{{classes}}", "jvmlab.workloads.GcChurn", "--duration-s=3"]
+ready = {{ log = "t_s=1 ", timeout_s = 30 }}
+metric = {{ name = "mb_per_s", regex = "rate_mb_s=(?P<value>[0-9.]+)" }}
+[matrix]
+jdks = ["21"]
+[trial]
+timeout_s = 60
+[tune]
+objectives = [{{ measure = "mb_per_s" }}]
+builtin = false
+promising_repetitions = 1
+prune = false
+confirm_repetitions = 2
+{extra}
+"""
+
+
+def write_spec(tmp_path: Path, extra: str, name: str | None = None) -> Path:
+    spec = tmp_path / "tune.toml"
+    spec.write_text(SPEC.format(name=name or f"t-{uuid.uuid4().hex[:8]}", extra=extra))
+    return spec
+
+
+def study_of(url: str, name: str) -> optuna.Study:
+    (summary,) = [
+        s for s in optuna.get_all_study_summaries(url) if s.study_name.startswith(f"jvmlab:{name}:")
+    ]
+    return optuna.load_study(study_name=summary.study_name, storage=url)
+
+
+def test_rejected_and_duplicate_configurations_are_never_measured(tmp_path, capsys):
+    spec = write_spec(
+        tmp_path,
+        'budget = { trials = 5 }\n[tune.params.gc]\nchoices = ["-XX:+UseSerialGC", "-XX:+UseParallelGC", '
+        '"-XX:NewRatio=-1"]',
+        name="tune-dups",
+    )
+    db = str(tmp_path / "r.db")
+    code = main(["tune", str(spec), "--db", db, "--runs", str(tmp_path / "runs")])
+    out = " ".join(capsys.readouterr().out.split())
+    assert code == 0, out
+    assert "the space is exhausted" in out and "recommended flags:" in out
+    study = study_of(f"sqlite:///{db}", "tune-dups")
+    measured = [t for t in study.trials if t.user_attrs.get("measured")]
+    assert sorted(t.user_attrs["flags"] for t in measured) == ["-XX:+UseParallelGC", "-XX:+UseSerialGC"]
+    (rejected,) = [t for t in study.trials if str(t.user_attrs.get("reason", "")).startswith("rejected")]
+    assert "NewRatio=-1" in rejected.user_attrs["reason"] and rejected.state == optuna.trial.TrialState.FAIL
+    duplicates = [t for t in study.trials if "duplicate_of" in t.user_attrs]
+    assert len(duplicates) >= 40  # asked again and again, told from the first measurement, never run
+    store = Store.open(db)
+    try:
+        tuning = store.experiment("tune-dups")
+        confirmation = store.experiment("tune-dups-confirm")
+        assert tuning is not None and confirmation is not None
+        trials = store.trials(tuning.id)
+        assert len(trials) == 2 and len({t.flag_set for t in trials}) == 2  # one trial per configuration
+        confirm = store.trials(confirmation.id)
+        assert sorted({t.flag_set for t in confirm}) == ["defaults", "tuned"] and len(confirm) == 4
+    finally:
+        store.close()
+
+
+def test_the_best_configuration_meets_the_constraints(tmp_path, capsys):
+    """Pre-touching a 512 MiB heap costs RSS the 300 MiB bound does not allow: whatever its throughput,
+    the small heap wins."""
+    spec = write_spec(
+        tmp_path,
+        'budget = { trials = 2 }\nconstraints = ["rss_peak_mb <= 300"]\n[tune.params.heap]\n'
+        'choices = ["-XX:+UseSerialGC -Xmx48m", "-XX:+UseSerialGC -Xmx512m -Xms512m -XX:+AlwaysPreTouch"]',
+        name="tune-limits",
+    )
+    db = str(tmp_path / "r.db")
+    code = main(["tune", str(spec), "--db", db, "--runs", str(tmp_path / "runs"), "--no-confirm"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert code == 0, out
+    assert "breaks rss_peak_mb <= 300" in out
+    assert "recommended flags: -XX:+UseSerialGC -Xmx48m" in out
+
+
+def _rows(db: Path, experiment: str) -> list[tuple[int, str, str]]:
+    with sqlite3.connect(db, timeout=30) as c:
+        return c.execute(
+            "SELECT t.id, t.flag_set, t.state FROM jvmlab_trials t "
+            "JOIN experiments e ON e.id = t.experiment_id WHERE e.name = ? ORDER BY t.id",
+            (experiment,),
+        ).fetchall()
+
+
+def _tune_process(spec: Path, db: str, runs: Path, *more: str) -> subprocess.Popen[bytes]:
+    argv = [
+        sys.executable,
+        "-m",
+        "jvmlab",
+        "tune",
+        str(spec),
+        "--db",
+        db,
+        "--runs",
+        str(runs),
+        "--no-confirm",
+    ]
+    return subprocess.Popen(
+        [*argv, *more], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+    )
+
+
+def test_a_run_killed_with_sigkill_resumes_without_losing_a_trial(tmp_path, capsys):
+    spec = write_spec(
+        tmp_path,
+        'budget = { trials = 3 }\n[tune.params.heap]\nflag = "-XX:+UseSerialGC -Xmx{}m"\n'
+        "low = 32\nhigh = 256",
+        name="tune-kill",
+    )
+    db = tmp_path / "r.db"
+    proc = _tune_process(spec, str(db), tmp_path / "runs")
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:  # killed while its second candidate runs
+            rows = _rows(db, "tune-kill") if db.exists() else []
+            if any(s == "ok" for _, _, s in rows) and any(s == "running" for _, _, s in rows):
+                break
+            assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
+            time.sleep(0.2)
+        else:
+            pytest.fail("the tuning run never reached its second candidate")
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # the whole process group: jvmlab and its JVM, as a crash would
+        proc.wait()
+    before = {i: (f, s) for i, f, s in _rows(db, "tune-kill")}
+    done_before = {i for i, (_, s) in before.items() if s == "ok"}
+    assert any(s == "running" for _, s in before.values())
+
+    assert (
+        main(
+            ["tune", str(spec), "--db", str(db), "--runs", str(tmp_path / "runs"), "--no-confirm", "--resume"]
+        )
+        == 0
+    )
+    out = " ".join(capsys.readouterr().out.split())
+    assert "resumed" in out
+    after = {i: (f, s) for i, f, s in _rows(db, "tune-kill")}
+    assert all(after[i] == before[i] for i in done_before)  # kept, not measured again
+    assert all(s in ("ok", "failed") for _, s in after.values())
+    study = study_of(f"sqlite:///{db}", "tune-kill")
+    assert not [t for t in study.trials if t.state == optuna.trial.TrialState.RUNNING]
+    assert sum(1 for t in study.trials if t.user_attrs.get("measured")) == 3
+    assert len({f for f, _ in after.values()}) == 3  # one flag set per candidate, each measured once
+
+
+@pytest.mark.postgres
+def test_two_workers_share_one_study_on_postgresql(tmp_path, postgres_url):
+    name = f"tune-pg-{uuid.uuid4().hex[:6]}"
+    spec = write_spec(
+        tmp_path,
+        'budget = { trials = 4 }\n[tune.params.heap]\nflag = "-XX:+UseSerialGC -Xmx{}m"\n'
+        "low = 32\nhigh = 512\nstep = 32",
+        name=name,
+    )
+    workers = [_tune_process(spec, postgres_url, tmp_path / f"runs{i}") for i in range(2)]
+    outputs = []
+    for w in workers:
+        out, _ = w.communicate(timeout=300)
+        outputs.append(out.decode())
+        assert w.returncode == 0, outputs[-1]
+    study = study_of(postgres_url, name)
+    measured = [t for t in study.trials if t.user_attrs.get("measured")]
+    assert 4 <= len(measured) <= 5  # a worker may start its last candidate as the other spends the budget
+    flags = [t.user_attrs["flags"] for t in measured]
+    assert len(set(flags)) == len(flags), flags  # no configuration measured twice
+    assert len({t.user_attrs["experiment"] for t in measured}) == 2, outputs  # both workers measured
+    store = Store.open(postgres_url)
+    try:
+        experiments = [e for e in store.experiments() if e.name == name]
+        assert len(experiments) == 2
+        assert all(json.dumps(e.environment["tune"]).count("jvmlab:") == 1 for e in experiments)
+    finally:
+        store.close()
