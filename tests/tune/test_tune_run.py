@@ -97,11 +97,35 @@ def test_the_best_configuration_meets_the_constraints(tmp_path, capsys):
         name="tune-limits",
     )
     db = str(tmp_path / "r.db")
-    code = main(["tune", str(spec), "--db", db, "--runs", str(tmp_path / "runs"), "--no-confirm"])
+    result = tmp_path / "tune.json"
+    code = main(
+        [
+            "tune",
+            str(spec),
+            "--db",
+            db,
+            "--runs",
+            str(tmp_path / "runs"),
+            "--no-confirm",
+            "--json",
+            str(result),
+        ]
+    )
     out = " ".join(capsys.readouterr().out.split())
     assert code == 0, out
     assert "breaks rss_peak_mb <= 300" in out
     assert "recommended flags: -XX:+UseSerialGC -Xmx48m" in out
+    doc = json.loads(result.read_text())
+    (best,) = doc["best"]
+    assert best["flags"] == ["-XX:+UseSerialGC", "-Xmx48m"] and best["feasible"]
+    assert doc["recommended_flags"] == ["-XX:+UseSerialGC", "-Xmx48m"]
+    big = next(c for c in doc["candidates"] if "-XX:+AlwaysPreTouch" in c["flags"])
+    assert not big["feasible"] and big["constraint_violations"][0] > 0
+
+    report = tmp_path / "report.html"
+    assert main(["report", "tune-limits", "--db", db, "-o", str(report)]) == 0
+    html = report.read_text()
+    assert "Tuning" in html and "tune-progress" in html and "breaks a constraint" in html
 
 
 def _rows(db: Path, experiment: str) -> list[tuple[int, str, str]]:

@@ -43,11 +43,14 @@ def run(options: ReportOptions) -> None:
         from jvmlab.experiment.analysis.report_data import report_data
         from jvmlab.report.experiment.page import experiment_page
         from jvmlab.report.html.page import write
+        from jvmlab.tune.session import stored_result
 
         store = Store.open(options.db)
         try:
             data = report_data(store, options.experiment, baseline=options.baseline, alpha=options.alpha)
+            tuning = stored_result(store, data.experiment)
         finally:
             store.close()
-        write(experiment_page(data, output=output, measures=options.measures or None), output)
+        page = experiment_page(data, output=output, measures=options.measures or None, tuning=tuning)
+        write(page, output)
     print_text(f"wrote {output} ({output.stat().st_size / 1e6:.1f} MB)")

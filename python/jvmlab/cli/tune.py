@@ -21,6 +21,9 @@ def tune_command(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show the search space and objectives only.")
     ] = False,
+    json: Annotated[
+        Path | None, typer.Option("--json", help="Also write the result as JSON to this file (docs/tune.md).")
+    ] = None,
     confirm: Annotated[
         bool,
         typer.Option("--confirm/--no-confirm", help="Run the best against the JDK's defaults at the end."),
@@ -33,6 +36,6 @@ def tune_command(
     configuration or a goal fails; 2: a usage error."""
     from jvmlab.cli import tune_run
 
-    code = tune_run.run(tune_run.TuneOptions(spec, db, runs, resume, dry_run, confirm))
+    code = tune_run.run(tune_run.TuneOptions(spec, db, runs, resume, dry_run, confirm, json))
     if code:
         raise typer.Exit(code)

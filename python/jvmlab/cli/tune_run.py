@@ -17,6 +17,7 @@ from rich.text import Text
 
 from jvmlab.cli.output import print_renderables, stdout_console
 from jvmlab.experiment.spec import load_spec
+from jvmlab.tune import Setup, TuneResult
 
 EXIT_NOT_FOUND = 1
 
@@ -29,6 +30,7 @@ class TuneOptions:
     resume: bool = False
     dry_run: bool = False
     confirm: bool = True
+    json: Path | None = None
 
 
 class PrintedEvents:
@@ -77,16 +79,26 @@ def run(options: TuneOptions) -> int:
         [Text(f"tuning experiment {experiment} ({spec.name})", style="bold"), *result_renderables(result)]
     )
     if not result.best:
+        _write_json(result, None, options)
         return EXIT_NOT_FOUND
-    return finish(setup, result.best[0].flags, options)
+    return finish(setup, result, options)
 
 
-def finish(setup, flags: list[str], options: TuneOptions) -> int:  # type: ignore[no-untyped-def]
+def _write_json(result: TuneResult, recommended: list[str] | None, options: TuneOptions) -> None:
+    if options.json is not None:
+        from jvmlab.errors import write_file
+        from jvmlab.tune.results import to_json
+
+        write_file(options.json, to_json(result, recommended))
+
+
+def finish(setup: Setup, result: TuneResult, options: TuneOptions) -> int:
     """The flags without the JDK's defaults, confirmed against the defaults by experiment."""
     from jvmlab.experiment.execution import jdks
     from jvmlab.report.tune_view import flags_line
     from jvmlab.tune.results import without_defaults
 
+    flags = result.best[0].flags
     collector = [f for f in flags if f.startswith("-XX:+Use") and f.endswith("GC")]
     others = [f for f in flags if f not in collector]
     # the collector against the JVM's own choice; its knobs against that collector's defaults
@@ -95,6 +107,7 @@ def finish(setup, flags: list[str], options: TuneOptions) -> int:  # type: ignor
     kept_others, default_others = without_defaults(others, table or setup.defaults.flag_table)
     kept = [f for f in flags if f in kept_collector or f in kept_others]
     defaults = default_collector + default_others
+    _write_json(result, kept, options)
     if not options.confirm:
         print_renderables(flags_line(kept, defaults))
         return 0
@@ -103,7 +116,7 @@ def finish(setup, flags: list[str], options: TuneOptions) -> int:  # type: ignor
     return code
 
 
-def confirm(setup, kept: list[str], options: TuneOptions) -> int:  # type: ignore[no-untyped-def]
+def confirm(setup: Setup, kept: list[str], options: TuneOptions) -> int:
     from jvmlab.cli.compare import CompareOptions
     from jvmlab.cli.compare import run as compare
     from jvmlab.cli.run import RunOptions, execute

@@ -46,6 +46,30 @@ class TuneResult:
     left_out: list[str]  # built-in dimensions the JDK could not take
 
 
+def to_json(result: TuneResult, recommended: Sequence[str] | None = None) -> str:
+    """The result as JSON (docs/tune.md#json): objectives, constraints, candidates, best, importance."""
+    import json
+
+    def cand(c: Candidate) -> dict[str, Any]:
+        return {
+            "number": c.number, "state": c.state, "flags": c.flags, "flag_set": c.flag_set,
+            "experiment": c.experiment, "values": c.values, "constraint_violations": c.violations,
+            "feasible": c.feasible, "repetitions": c.repetitions, "reason": c.reason, "params": c.params,
+        }  # fmt: skip
+
+    doc = {
+        "format_version": 1,
+        "objectives": [{"measure": o.text, "direction": o.direction} for o in result.objectives],
+        "constraints": [c.text for c in result.constraints],
+        "candidates": [cand(c) for c in result.candidates],
+        "best": [cand(c) for c in result.best],
+        "importance": result.importance,
+        "left_out": result.left_out,
+        "recommended_flags": None if recommended is None else list(recommended),
+    }
+    return json.dumps(doc, indent=2)
+
+
 def candidates_of(study: optuna.Study, store: Store, objectives: Sequence[Objective],
                   constraints: Sequence[Constraint]) -> list[Candidate]:  # fmt: skip
     out = []

@@ -111,3 +111,27 @@ def result_of(study: optuna.Study, setup: Setup, store: Any) -> TuneResult:
         importance(study, setup.objectives[0]),
         list(setup.space.left_out),
     )
+
+
+def stored_result(store: Any, experiment: Any) -> TuneResult | None:
+    """What the study of a stored tuning experiment found (for its report); None when the experiment was
+    not a tuning run, or its study is not in the store."""
+    import optuna
+
+    from jvmlab.experiment.spec import stored_spec
+
+    name = ((experiment.environment or {}).get(STUDY_KEY) or {}).get("study")
+    if not name or not experiment.spec:
+        return None
+    spec = stored_spec(experiment.spec, experiment=f"{experiment.name} (#{experiment.id})")
+    if spec.tune is None:
+        return None
+    objectives, constraints = objectives_of(spec), constraints_of(spec)
+    try:
+        study = optuna.load_study(study_name=name, storage=store.url)
+    except KeyError:
+        return None
+    cands = candidates_of(study, store, objectives, constraints)
+    return TuneResult(
+        objectives, constraints, cands, best_of(cands, objectives), importance(study, objectives[0]), []
+    )

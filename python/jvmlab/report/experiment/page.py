@@ -24,9 +24,11 @@ from jvmlab.report.advice.html import findings_section
 from jvmlab.report.advice.verification import verification_section
 from jvmlab.report.experiment.comparison_view import ComparisonView, TableView, comparison_view
 from jvmlab.report.experiment.jit_section import jit_section
+from jvmlab.report.experiment.tune_section import tune_section
 from jvmlab.report.html.charts import Series, bar_chart, line_chart
 from jvmlab.report.html.flamegraph import flamegraph_block
 from jvmlab.report.html.page import Block, Cell, Chart, Column, KeyValues, Links, Page, Section, Table, Text
+from jvmlab.tune import TuneResult
 from jvmlab.verify import RecommendationResult
 
 PALETTE = (
@@ -450,6 +452,7 @@ def experiment_page(
     output: Path | None = None,
     measures: Sequence[str] | None = None,
     generated_at: str = "",
+    tuning: TuneResult | None = None,
 ) -> Page:
     """The report page; `output`: where it will be written (links to the trials' files are relative to
     it, so the report and the run folder can move together)."""
@@ -458,6 +461,8 @@ def experiment_page(
     c = d.comparison
     view = comparison_view(c, measures)
     sections = [overview(d, view), environment(d)]
+    if tuning is not None:  # an experiment made by jvmlab tune: what the search found comes first
+        sections.append(tune_section(tuning))
     if view.goals:
         sections.append(Section("goals", "Goals", (goals_table(view),)))
     tables: list[Block] = [Text((view.legend,), tone="note")]
