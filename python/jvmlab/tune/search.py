@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from jvmlab.errors import UsageError
 from jvmlab.experiment.execution.run import FlagVerdict, Plan, Runner
 from jvmlab.experiment.spec import ExperimentSpec
-from jvmlab.experiment.storage import OK, Store, TrialRow
+from jvmlab.experiment.storage import OK, PRUNED, Store, TrialRow
 from jvmlab.tune.objectives import Constraint, Objective
+from jvmlab.tune.pruning import PruningProgress
 from jvmlab.tune.space import Space
 from jvmlab.tune.study import CONSTRAINTS_ATTR
 
@@ -34,10 +35,6 @@ if TYPE_CHECKING:
 FLAGS_ATTR, VARIANT_ATTR, EXPERIMENT_ATTR = "flags", "flag_set", "experiment"
 REASON_ATTR, DUPLICATE_ATTR, MEASURED_ATTR = "reason", "duplicate_of", "measured"
 MAX_DUPLICATES_IN_A_ROW = 50  # the sampler keeps proposing measured points: the space is exhausted
-PRUNE_PERCENTILE = 75.0  # keep the best 75 % at each step: prune only the clearly worse
-PRUNE_STARTUP = 4  # candidates measured in full before any is pruned
-PRUNE_WARMUP_S = 5  # no pruning in the first seconds of a trial (beyond the spec's trial.warmup_s)
-PRUNED = "pruned"
 
 
 def figure(v: float) -> str:
@@ -245,7 +242,7 @@ class Search:
         if new:
             self.store.add_trials(self.experiment_id, new)
         plan = Plan(self.spec, {self.jdk.name: self.jdk}, {variant: verdict}, [])
-        pruning = _PruningProgress(self.runner.progress, trial, self.spec) if trial is not None else None
+        pruning = PruningProgress(self.runner.progress, trial) if trial is not None else None
         progress = self.runner.progress
         if pruning is not None:
             self.runner.progress = pruning
@@ -332,48 +329,3 @@ class Search:
         flags = [str(f) for f in rows[0].flags]
         self.events.note(f"re-measuring the incumbent {incumbent} against {challenger}")
         self.measure(incumbent, flags, self.tune.promising_repetitions, self._verdict(flags), None)
-
-
-class _PruningProgress:
-    """The runner's progress, and Optuna's pruner fed with the running mean of the workload's metric."""
-
-    def __init__(self, inner: Any, trial: optuna.Trial, spec: ExperimentSpec):
-        self.inner, self.trial, self.spec = inner, trial, spec
-        self.sum, self.n, self.last_step = 0.0, 0, -1
-
-    def trial_started(self, *args: Any) -> None:
-        self.inner.trial_started(*args)
-
-    def trial_finished(self, *args: Any) -> None:
-        self.inner.trial_finished(*args)
-
-    def metric(self, t_s: float, value: float) -> str | None:
-        self.inner.metric(t_s, value)
-        self.sum, self.n = self.sum + value, self.n + 1
-        step = int(t_s)
-        if step <= self.last_step:
-            return None
-        self.last_step = step
-        self.trial.report(self.sum / self.n, step)
-        if self.trial.should_prune():
-            return (
-                f"pruned at {t_s:.0f} s: running mean {self.sum / self.n:,.4g} trails the earlier candidates"
-            )
-        return None
-
-
-def make_pruner(spec: ExperimentSpec, objectives: Sequence[Objective]) -> optuna.pruners.BasePruner | None:
-    """Optuna's percentile pruner when the one objective is the workload's metric over the whole run."""
-    import optuna
-
-    tune = spec.tune
-    metric = spec.workload.metric
-    if tune is None or not tune.prune or len(objectives) != 1 or metric is None:
-        return None
-    if objectives[0].measure.name != metric.name or objectives[0].level is not None:
-        return None
-    # Steps are seconds since the JVM started: its start-up and the first seconds of work say little.
-    warmup = int(spec.trial.warmup_s) + PRUNE_WARMUP_S
-    return optuna.pruners.PercentilePruner(
-        PRUNE_PERCENTILE, n_startup_trials=PRUNE_STARTUP, n_warmup_steps=warmup
-    )

@@ -12,8 +12,9 @@ from jvmlab.errors import JvmLabError, UsageError
 from jvmlab.experiment.execution.run import FlagVerdict, Plan, Runner, spec_hash
 from jvmlab.experiment.spec import ExperimentSpec
 from jvmlab.tune.objectives import Constraint, Objective, constraints_of, objectives_of
+from jvmlab.tune.pruning import make_pruner
 from jvmlab.tune.results import TuneResult, best_of, candidates_of, importance
-from jvmlab.tune.search import Events, Search, make_pruner
+from jvmlab.tune.search import Events, Search
 from jvmlab.tune.space import Space, build_space
 from jvmlab.tune.study import make_sampler, open_study, study_name
 
