@@ -5,7 +5,6 @@ and no Ray process outlives the module."""
 
 from __future__ import annotations
 
-import re
 import signal
 import sqlite3
 import subprocess
@@ -27,6 +26,7 @@ from jvmlab.experiment.spec import parse_spec
 from jvmlab.experiment.storage import OK, PENDING, Store
 
 ray_cluster_utils = pytest.importorskip("ray.cluster_utils")
+from jvmlab.experiment.execution import ray_executor  # noqa: E402
 from jvmlab.experiment.execution.ray_executor import RayExecutor  # noqa: E402
 
 pytestmark = [pytest.mark.jvm, pytest.mark.ray]
@@ -64,9 +64,9 @@ sample_interval_s = 0.5
 def jvms(mark: str) -> list[psutil.Process]:
     """The running trial JVMs of one test (the workload, with the test's mark; not the flag checks)."""
     out = []
-    for p in psutil.process_iter(["cmdline"]):
+    for p in psutil.process_iter(["cmdline", "status"]):
         cmd = p.info["cmdline"] or []
-        if f"-Djvmlab.test={mark}" in cmd and WORKLOAD in cmd and p.status() != psutil.STATUS_ZOMBIE:
+        if f"-Djvmlab.test={mark}" in cmd and WORKLOAD in cmd and p.info["status"] != psutil.STATUS_ZOMBIE:
             out.append(p)
     return out
 
@@ -78,12 +78,11 @@ def no_jvm_left(mark: str, within_s: float = 10.0) -> bool:
     return not jvms(mark)
 
 
-def ray_processes(gcs_port: str) -> list[psutil.Process]:
-    """The cluster's raylets and GCS (each is told the GCS address)."""
+def ray_processes(session: str) -> list[psutil.Process]:
+    """The cluster's processes (GCS, raylets, agents, workers: each is told its session)."""
     found = []
-    for p in psutil.process_iter(["cmdline"]):
-        cmd = " ".join(p.info["cmdline"] or [])
-        if ("raylet" in cmd or "gcs_server" in cmd) and re.search(rf"[:=]{gcs_port}\b", cmd):
+    for p in psutil.process_iter(["cmdline", "status"]):
+        if session in " ".join(p.info["cmdline"] or []) and p.info["status"] != psutil.STATUS_ZOMBIE:
             found.append(p)
     return found
 
@@ -92,7 +91,8 @@ def ray_processes(gcs_port: str) -> list[psutil.Process]:
 def cluster():
     c = ray_cluster_utils.Cluster(initialize_head=True, head_node_args=HEAD)
     c.add_node(**NODE)
-    port = c.address.rpartition(":")[2]
+    session = c.head_node.session_name
+    assert any("raylet" in " ".join(p.info["cmdline"]) for p in ray_processes(session))
     try:
         yield c
     finally:
@@ -101,9 +101,10 @@ def cluster():
         ray.shutdown()
         c.shutdown()
         deadline = time.monotonic() + 10
-        while ray_processes(port) and time.monotonic() < deadline:
+        while ray_processes(session) and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert not ray_processes(port), "a raylet or GCS of the test cluster is still running"
+        left = [" ".join(p.info["cmdline"])[:80] for p in ray_processes(session)]
+        assert not left, f"processes of the test's Ray cluster still run: {left}"
 
 
 def run(tmp_path: Path, cluster, text: str) -> tuple[int, Path]:
@@ -136,6 +137,17 @@ def test_trials_run_on_both_nodes_and_their_files_come_back(tmp_path, cluster, c
     store.close()
     assert " on " in out and "@" in out  # each trial's line names its node
     assert no_jvm_left(mark)
+
+
+def test_a_cluster_without_the_resource_fails_at_once_saying_how_to_start_nodes(
+    tmp_path, cluster, capsys, monkeypatch
+):
+    monkeypatch.setattr(ray_executor, "RESOURCE", "jvmlab_trial_nowhere")
+    code, db = run(tmp_path, cluster, spec_text("none", 3, {"serial": "-XX:+UseSerialGC"}, 1))
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "no live node of the Ray cluster has the resource jvmlab_trial_nowhere" in err
+    assert "ray start" in err and len(err.splitlines()) == 1, err
+    assert not db.exists()  # nothing stored
 
 
 def test_sigterm_to_the_driver_cancels_its_trials_and_their_jvms(tmp_path, cluster):

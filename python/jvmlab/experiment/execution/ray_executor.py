@@ -208,6 +208,15 @@ def _import_ray() -> Any:
         raise JvmLabError(
             f"--executor ray needs Ray, which cannot be imported here ({e}); pip install 'jvmlab[ray]'"
         ) from None
+    try:  # Ray's serializer imports pyarrow where it is installed, and fails with it
+        import pyarrow  # noqa: F401
+    except ModuleNotFoundError:
+        pass
+    except ImportError as e:
+        raise JvmLabError(
+            f"--executor ray: Ray cannot send tasks here, pyarrow is installed but broken ({e}); "
+            "pip install 'pyarrow<26' (or NumPy 2), or uninstall pyarrow"
+        ) from None
     return ray
 
 
