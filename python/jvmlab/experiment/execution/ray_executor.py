@@ -62,7 +62,8 @@ class RayExecutor(Executor):
         self._task: Any = None
         self._connected_here = False  # ray.init was ours, so ray.shutdown is too
         self._busy: dict[str, _Flight] = {}  # by node id
-        self._lost: set[str] = set()  # node ids lost during this run: never used again
+        self._lost: set[str] = set()  # node ids lost so far: never used again (a node back has a new id)
+        self._seen: dict[str, str] = {}  # the nodes as capacity() last saw them, which submit() picks from
         self._last_end: dict[str, float] = {}  # node id -> time.monotonic() its last trial ended
 
     def open(self) -> None:
@@ -98,7 +99,8 @@ class RayExecutor(Executor):
         }
 
     def capacity(self) -> int:
-        count = len(self.nodes())
+        self._seen = self.nodes()
+        count = len(self._seen)
         if count == 0:
             lost = f" ({len(self._lost)} lost during this run)" if self._lost else ""
             raise JvmLabError(
@@ -110,8 +112,10 @@ class RayExecutor(Executor):
     def submit(self, job: TrialJob) -> str | None:
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-        free = {i: name for i, name in self.nodes().items() if i not in self._busy}
-        node_id, node = next(iter(free.items()))  # the Runner submits no more than capacity()
+        # The Runner submits no more than capacity() said: a node of that view is free (one that died since
+        # fails the task, which is then queued again).
+        free = {i: name for i, name in self._seen.items() if i not in self._busy}
+        node_id, node = next(iter(free.items()))
         since = time.monotonic() - self._last_end.get(node_id, float("-inf"))
         wait_s = max(0.0, job.spec.trial.cooldown_s - since)
         pinned = self._task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=False))
