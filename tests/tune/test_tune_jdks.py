@@ -41,3 +41,40 @@ def test_no_point_of_the_builtin_space_is_rejected(selection):
     verdicts = jdks.check([jdk], points)
     rejected = {name: (points[name], v.message) for (_, name), v in verdicts.items() if not v.accepted}
     assert not rejected, rejected
+
+
+def test_a_value_of_the_users_space_the_jvm_refuses_is_an_error_before_anything_runs():
+    import tomllib
+
+    from jvmlab.errors import UsageError
+    from jvmlab.experiment.spec import parse_spec
+    from jvmlab.tune import prepare
+
+    text = """
+name = "t"
+[workload]
+command = ["{java}", "-version"]
+metric = { name = "ops_per_s", regex = "ops=(?P<value>[0-9.]+)" }
+[matrix]
+jdks = ["21"]
+[tune]
+objectives = [{ measure = "ops_per_s" }]
+budget = { trials = 5 }
+builtin = false
+[tune.params.young]
+choices = ["", "-XX:+UnlockExperimentalVMOptions -XX:G1NewSizePercent=20"]
+[tune.params.ratio]
+flag = "-XX:NewRatio={}"
+low = 1
+high = 4
+"""
+    setup = prepare(parse_spec(tomllib.loads(text), source="t.toml"), jdks.resolve, jdks.check)
+    assert setup.space.names() == ["young", "ratio"]  # experimental flags: unlocked, accepted
+    bad = text.replace("G1NewSizePercent=20", "G1NewSizePercent=20 -XX:+UseFancyGC")
+    with pytest.raises(
+        UsageError, match=r"tune.params.young: \S+ refuses .*UseFancyGC: Unrecognized VM option"
+    ):
+        prepare(parse_spec(tomllib.loads(bad), source="t.toml"), jdks.resolve, jdks.check)
+    low = text.replace("low = 1", "low = -1")
+    with pytest.raises(UsageError, match=r"tune.params.ratio: \S+ refuses -XX:NewRatio=-1"):
+        prepare(parse_spec(tomllib.loads(low), source="t.toml"), jdks.resolve, jdks.check)

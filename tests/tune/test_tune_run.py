@@ -56,10 +56,13 @@ def study_of(url: str, name: str) -> optuna.Study:
 
 
 def test_rejected_and_duplicate_configurations_are_never_measured(tmp_path, capsys):
+    """Each value starts the JVM on its own (checked before the search), but Shenandoah refuses more
+    concurrent than parallel GC threads: that combination is rejected by the flag check, never run."""
     spec = write_spec(
         tmp_path,
         'budget = { trials = 5 }\n[tune.params.gc]\nchoices = ["-XX:+UseSerialGC", "-XX:+UseParallelGC", '
-        '"-XX:NewRatio=-1"]',
+        '"-XX:+UseShenandoahGC -XX:ParallelGCThreads=1"]\n'
+        '[tune.params.conc]\nchoices = ["-XX:ConcGCThreads=2"]',
         name="tune-dups",
     )
     db = str(tmp_path / "r.db")
@@ -69,9 +72,12 @@ def test_rejected_and_duplicate_configurations_are_never_measured(tmp_path, caps
     assert "the space is exhausted" in out and "recommended flags:" in out
     study = study_of(f"sqlite:///{db}", "tune-dups")
     measured = [t for t in study.trials if t.user_attrs.get("measured")]
-    assert sorted(t.user_attrs["flags"] for t in measured) == ["-XX:+UseParallelGC", "-XX:+UseSerialGC"]
+    assert sorted(t.user_attrs["flags"] for t in measured) == [
+        "-XX:+UseParallelGC -XX:ConcGCThreads=2",
+        "-XX:+UseSerialGC -XX:ConcGCThreads=2",
+    ]
     (rejected,) = [t for t in study.trials if str(t.user_attrs.get("reason", "")).startswith("rejected")]
-    assert "NewRatio=-1" in rejected.user_attrs["reason"] and rejected.state == optuna.trial.TrialState.FAIL
+    assert "ConcGCThreads" in rejected.user_attrs["reason"] and rejected.state == optuna.trial.TrialState.FAIL
     duplicates = [t for t in study.trials if "duplicate_of" in t.user_attrs]
     assert len(duplicates) >= 40  # asked again and again, told from the first measurement, never run
     store = Store.open(db)
@@ -226,3 +232,28 @@ def test_two_workers_share_one_study_on_postgresql(tmp_path, postgres_url):
         assert all(json.dumps(e.environment["tune"]).count("jvmlab:") == 1 for e in experiments)
     finally:
         store.close()
+
+
+def test_two_objectives_give_a_pareto_front(tmp_path, capsys):
+    spec = write_spec(
+        tmp_path,
+        'budget = { trials = 3 }\nalgorithm = "nsga2"\n'
+        'objectives = [{ measure = "mb_per_s" }, { measure = "rss_peak_mb" }]\n[tune.params.heap]\n'
+        'choices = ["-XX:+UseSerialGC -Xmx64m", "-XX:+UseSerialGC -Xmx256m -Xms256m -XX:+AlwaysPreTouch", '
+        '"-XX:+UseParallelGC -Xmx128m"]',
+        name="tune-front",
+    ).read_text()
+    path = tmp_path / "front.toml"
+    path.write_text(spec.replace('objectives = [{ measure = "mb_per_s" }]\n', "", 1))
+    result = tmp_path / "front.json"
+    args = ["tune", str(path), "--db", str(tmp_path / "r.db"), "--runs", str(tmp_path / "runs")]
+    assert main([*args, "--no-confirm", "--json", str(result)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Pareto front" in out
+    doc = json.loads(result.read_text())
+    measured = [c for c in doc["candidates"] if c["values"]]
+    assert len(measured) == 3 and doc["best"]
+    for b in doc["best"]:  # no measured candidate is better in both (more MB/s and less RSS)
+        assert not any(
+            c["values"][0] > b["values"][0] and c["values"][1] < b["values"][1] for c in measured
+        ), (b, measured)

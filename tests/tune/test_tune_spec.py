@@ -90,12 +90,6 @@ def test_the_space_keeps_what_the_jdk_has_and_refuses_an_empty_one():
         build_space(major=21, have=HAVE, cpus=2, builtin=False, exclude=[], params={}, heap_mb=(64, 512))
     with pytest.raises(UsageError, match="tune.exclude: nope: no such built-in parameter"):
         build_space(major=21, have=HAVE, cpus=2, builtin=True, exclude=["nope"], params={}, heap_mb=(64, 512))
-    s = spec('objectives = [{ measure = "ops_per_s" }]\n[tune.params.x]\nchoices = ["-XX:+UseFancyGC"]')
-    assert s.tune is not None
-    with pytest.raises(UsageError, match="tune.params.x: this JDK has no flag UseFancyGC"):
-        build_space(
-            major=21, have=HAVE, cpus=2, builtin=False, exclude=[], params=s.tune.params, heap_mb=(64, 512)
-        )
 
 
 def test_a_point_of_the_space_is_its_flags_in_order():

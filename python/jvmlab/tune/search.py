@@ -4,8 +4,8 @@ as trials of the tuning experiment (a flag set per candidate, `c0007`), Optuna i
 What keeps it honest:
 - a configuration the JVM rejects is told as failed with the JVM's words, for the cost of one flag check,
   and is never measured; a crashed one is failed with its trials' reason;
-- a configuration already measured (or rejected) is not measured again: the sampler is told the earlier
-  result under the new number (`duplicate_of`), and that costs no budget;
+- a configuration already measured (or rejected, or being measured) is not measured again: the proposal
+  is told as failed with `duplicate_of` the earlier number, and costs no budget;
 - a candidate that may be the best is measured again up to `promising_repetitions`, and so is the
   incumbent, so that one lucky run cannot win (the best is chosen among the most repeated: results.py);
 - with one objective that is the workload's metric, a candidate's first trial reports its running mean to
@@ -128,12 +128,11 @@ class Search:
         trial.set_user_attr(EXPERIMENT_ATTR, self.experiment_id)
         earlier = self._same(key, trial.number)
         if earlier is not None:
+            # Not a new observation: told as failed, so that copies of one point do not weigh in the
+            # sampler's model (TPE's good set, NSGA-II's population) as if it had been measured again.
             trial.set_user_attr(DUPLICATE_ATTR, earlier.number)
-            if earlier.state == optuna.trial.TrialState.COMPLETE:
-                self._set_constraints(trial, earlier.user_attrs.get(CONSTRAINTS_ATTR, []))
-                self.study.tell(trial, earlier.values)
-            else:
-                self.study.tell(trial, state=optuna.trial.TrialState.FAIL)
+            trial.set_user_attr(REASON_ATTR, f"duplicate of #{earlier.number}")
+            self.study.tell(trial, state=optuna.trial.TrialState.FAIL)
             return False
         verdict = self._verdict(flags)
         if not verdict.accepted:

@@ -15,7 +15,7 @@ from jvmlab.tune.objectives import Constraint, Objective, constraints_of, object
 from jvmlab.tune.pruning import make_pruner
 from jvmlab.tune.results import TuneResult, best_of, candidates_of, importance
 from jvmlab.tune.search import Events, Search
-from jvmlab.tune.space import Space, build_space
+from jvmlab.tune.space import Space, build_space, probes
 from jvmlab.tune.study import make_sampler, open_study, study_name
 
 if TYPE_CHECKING:
@@ -65,7 +65,29 @@ def prepare(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> Se
         params=tune.params,
         heap_mb=tune.heap_mb,
     )
+    _try_user_dimensions(space, tune.params, jdk, check)
     return Setup(spec, jdk, defaults, space, objectives, constraints)
+
+
+def _try_user_dimensions(space: Space, params: Mapping[str, Any], jdk: Any, check: CheckFlags) -> None:
+    """Every value of the user's dimensions started once on the JVM (in parallel): one it refuses would
+    waste the search's trials, so it is an error naming the parameter."""
+    sets = {
+        f"{d.name}:{i}": flags.split()
+        for d in space.dimensions
+        if d.name in params
+        for i, flags in enumerate(probes(d))
+    }
+    if not sets:
+        return
+    verdicts = check([jdk], sets)
+    for key, flags in sets.items():
+        v = verdicts[(jdk.name, key)]
+        if not v.accepted:
+            name = key.rsplit(":", 1)[0]
+            raise UsageError(
+                f"tune.params.{name}: {jdk.name} refuses {' '.join(flags)}: {v.message or 'rejected'}"
+            )
 
 
 def tune(

@@ -4,7 +4,8 @@ they depend on took one of the given choices (the collector's own knobs under th
 
 The built-in space (docs/tune.md#space) keeps what the JDK in use has: a dimension whose `-XX:` flags are
 missing from the JDK's `-XX:+PrintFlagsFinal` table is left out, and only the collectors it has are offered.
-The user's dimensions replace built-in ones of the same name; a flag their JDK lacks is an error.
+The user's dimensions replace built-in ones of the same name; each of their values is tried on the JVM
+before the search starts (tune/session.py), and one it refuses is an error naming the parameter.
 """
 
 from __future__ import annotations
@@ -205,12 +206,8 @@ def build_space(
                 left_out.append(f"{d.name} (this JDK has no {', '.join(missing)})")
                 continue
             dims[d.name] = d
-    for name, p in params.items():
-        d = user_dimension(name, p)
-        missing = sorted(d.jvm_flags() - set(have))
-        if missing:
-            raise UsageError(f"tune.params.{name}: this JDK has no flag {', '.join(missing)}")
-        dims[name] = d
+    for name, p in params.items():  # checked on the JVM itself (session.py): experimental flags are
+        dims[name] = user_dimension(name, p)  # missing from its flag table until unlocked
     for d in dims.values():
         for parent, allowed in d.when.items():
             if parent not in dims:
@@ -240,3 +237,13 @@ def _parents_first(dims: list[Dimension]) -> list[Dimension]:
             names.add(d.name)
             pending.remove(d)
     return placed
+
+
+def probes(d: Dimension) -> list[str]:
+    """Flag strings that try a user dimension on the JVM: each choice, the number range's ends. Choices
+    that name another parameter (`{heap_mb}`) are left to the search's own check."""
+    if d.choices is not None:
+        return [c for c in d.choices if c.strip() and "{" not in c]
+    if d.flag is None or d.flag.count("{") != 1:
+        return []
+    return [" ".join(d.flags(v, {})) for v in (d.low, d.high)]
