@@ -248,3 +248,44 @@ def test_a_node_killed_under_a_trial_costs_a_rerun_on_the_other(tmp_path, cluste
     assert rerun.node.partition("@")[0] == cluster.head_node.node_id and rerun.attempts == 2
     assert f"lost {rerun.key} on {killed[0][:12]}" in " ".join(out.split())
     assert no_jvm_left(mark)  # the killed node's JVM died with its Ray worker
+
+
+def test_tune_measures_a_candidate_per_node_at_once(tmp_path, cluster, capsys):
+    """`jvmlab tune --executor ray`: candidates measured in batches as wide as the cluster (two nodes)."""
+    mark = uuid.uuid4().hex[:12]
+    text = f"""
+name = "ray-tune-{mark}"
+[workload]
+command = ["{{java}}", "{{jvm_opts}}", "-Djvmlab.test={mark}", "-cp", "{{classes}}", "{WORKLOAD}",
+           "--duration-s=3"]
+ready = {{ log = "t_s=1 ", timeout_s = 30 }}
+metric = {{ name = "mb_per_s", regex = "rate_mb_s=(?P<value>[0-9.]+)" }}
+[matrix]
+jdks = ["21"]
+[trial]
+timeout_s = 60
+[tune]
+objectives = [{{ measure = "mb_per_s" }}]
+builtin = false
+promising_repetitions = 1
+budget = {{ trials = 4 }}
+[tune.params.heap]
+choices = ["-Xmx64m", "-Xmx128m", "-Xmx256m", "-Xmx512m"]
+"""
+    spec, db = tmp_path / "tune.toml", tmp_path / "r.db"
+    spec.write_text(text)
+    argv = ["tune", str(spec), "--db", str(db), "--runs", str(tmp_path / "runs"), "--no-confirm"]
+    assert main([*argv, "--executor", "ray", "--address", cluster.address]) == 0, capsys.readouterr().out
+    store = Store.open(str(db))
+    try:
+        exp = store.experiment(f"ray-tune-{mark}")
+        assert exp is not None
+        trials = store.trials(exp.id)
+    finally:
+        store.close()
+    assert len(trials) == 4 and all(t.state == OK for t in trials)
+    assert len({t.node for t in trials}) == 2  # both nodes measured
+    starts = sorted(t.started_at for t in trials)
+    ends = sorted(t.ended_at for t in trials)
+    assert starts[1] < ends[0]  # the first two candidates ran at the same time
+    assert no_jvm_left(mark)

@@ -24,6 +24,12 @@ def tune_command(
     json: Annotated[
         Path | None, typer.Option("--json", help="Also write the result as JSON to this file (docs/tune.md).")
     ] = None,
+    executor: Annotated[
+        str, typer.Option("--executor", help="Where trials run: local (default) or ray (docs/ray.md).")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option("--address", help="--executor ray: the head node's HOST:PORT, or auto.")
+    ] = None,
     confirm: Annotated[
         bool,
         typer.Option("--confirm/--no-confirm", help="Run the best against the JDK's defaults at the end."),
@@ -36,6 +42,8 @@ def tune_command(
     configuration or a goal fails; 2: a usage error."""
     from jvmlab.cli import tune_run
 
-    code = tune_run.run(tune_run.TuneOptions(spec, db, runs, resume, dry_run, confirm, json))
+    code = tune_run.run(
+        tune_run.TuneOptions(spec, db, runs, resume, dry_run, confirm, json, executor, address)
+    )
     if code:
         raise typer.Exit(code)

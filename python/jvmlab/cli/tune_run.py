@@ -31,6 +31,8 @@ class TuneOptions:
     dry_run: bool = False
     confirm: bool = True
     json: Path | None = None
+    executor: str = "local"
+    address: str | None = None
 
 
 class PrintedEvents:
@@ -50,6 +52,7 @@ class PrintedEvents:
 def run(options: TuneOptions) -> int:
     from jvmlab.cli.run import BarProgress
     from jvmlab.experiment.execution import interrupt, jdks
+    from jvmlab.experiment.execution.executor import make_executor
     from jvmlab.experiment.execution.run import Runner
     from jvmlab.experiment.storage import Store
     from jvmlab.report.tune_view import result_renderables, setup_renderables
@@ -65,7 +68,9 @@ def run(options: TuneOptions) -> int:
         return 0
     store = Store.open(options.db)
     progress = BarProgress(console, spec)
-    runner = Runner(store, options.runs, jdks.classes_for(spec), progress)
+    executor = make_executor(options.executor, options.address)
+    executor.open()  # a cluster that cannot run trials fails before anything is stored
+    runner = Runner(store, options.runs, jdks.classes_for(spec), progress, executor=executor)
     restore = interrupt.install()
     try:
         with progress.bar:
@@ -127,7 +132,10 @@ def confirm(setup: Setup, kept: list[str], options: TuneOptions) -> int:
 
     spec = confirmation_spec(setup.spec, setup.jdk.name, kept)
     text = "# made by jvmlab tune\n" + json.dumps(spec.model_dump(mode="json"), indent=1)
-    experiment, _ = execute(spec, text, RunOptions(Path("-"), options.db, options.runs))
+    run_options = RunOptions(
+        Path("-"), options.db, options.runs, executor=options.executor, address=options.address
+    )
+    experiment, _ = execute(spec, text, run_options)
     compare(CompareOptions(str(experiment), options.db))
     store = Store.open(options.db)
     try:

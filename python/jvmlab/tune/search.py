@@ -109,15 +109,36 @@ class Search:
         did not finish run again, then Optuna is told."""
         import optuna
 
+        left = []
         for t in self.study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
             if t.user_attrs.get(EXPERIMENT_ATTR) == self.experiment_id and VARIANT_ATTR in t.user_attrs:
-                trial = optuna.Trial(self.study, t._trial_id)
                 flags = list(t.user_attrs[FLAGS_ATTR].split())
                 self.events.candidate(t.number, flags, "resumed")
-                self._measure_and_tell(trial, flags, self._verdict(flags), resumed=True)
+                left.append(_Candidate(optuna.Trial(self.study, t._trial_id), flags, self._verdict(flags)))
+        if left:
+            self._measure_and_tell(left)
 
     def step(self) -> bool:
-        """One candidate; False when it was a duplicate (no budget spent)."""
+        """One batch of new candidates, as many as the executor runs at once (one on this machine, one
+        per node on Ray); False when every proposal was a duplicate (no budget spent)."""
+        width = max(1, self.runner.executor.capacity())
+        b = self.tune.budget
+        if b.trials is not None:
+            width = min(width, b.trials - self.measured())
+        batch: list[_Candidate] = []
+        fresh = False
+        for _ in range(max(1, width)):
+            proposed, new = self._propose()
+            fresh |= new
+            if proposed is not None:
+                batch.append(proposed)
+        if batch:
+            self._measure_and_tell(batch)
+        return fresh
+
+    def _propose(self) -> tuple[_Candidate | None, bool]:
+        """A new point to measure (None when it was a duplicate or the JVM rejects it), and whether it
+        was new (not a duplicate)."""
         import optuna
 
         trial = self.study.ask()
@@ -133,17 +154,18 @@ class Search:
             trial.set_user_attr(DUPLICATE_ATTR, earlier.number)
             trial.set_user_attr(REASON_ATTR, f"duplicate of #{earlier.number}")
             self.study.tell(trial, state=optuna.trial.TrialState.FAIL)
-            return False
+            return None, False
         verdict = self._verdict(flags)
         if not verdict.accepted:
             reason = verdict.message or "rejected by the JVM"
             trial.set_user_attr(REASON_ATTR, f"rejected: {reason}")
             self.study.tell(trial, state=optuna.trial.TrialState.FAIL)
             self.events.candidate(trial.number, flags, f"rejected: {reason}")
-            return True
+            return None, True
+        trial.set_user_attr(VARIANT_ATTR, f"c{trial.number:04d}")
+        trial.set_user_attr(MEASURED_ATTR, True)
         self.events.candidate(trial.number, flags, "measuring")
-        self._measure_and_tell(trial, flags, verdict)
-        return True
+        return _Candidate(trial, flags, verdict), True
 
     def _same(self, key: str, number: int) -> optuna.trial.FrozenTrial | None:
         """An earlier trial of the study with these flags: measured, rejected, or being measured (by this
@@ -170,86 +192,85 @@ class Search:
         return self.check(flags)
 
     # -- measuring ------------------------------------------------------------------------------------
-    def _measure_and_tell(
-        self, trial: optuna.Trial, flags: list[str], verdict: FlagVerdict, *, resumed: bool = False
-    ) -> None:
+    def _measure_and_tell(self, batch: Sequence[_Candidate]) -> None:
+        """Measures the batch (its trials run together), the promising ones again with the incumbent, and
+        tells Optuna each candidate's means, or that it was pruned or failed."""
         import optuna
 
-        flag_set = f"c{trial.number:04d}"
-        trial.set_user_attr(VARIANT_ATTR, flag_set)
-        trial.set_user_attr(MEASURED_ATTR, True)
-        wanted = self.tune.repetitions
-        rows = self.measure(flag_set, flags, wanted, verdict, trial if self.pruner else None, resumed=resumed)
-        if any(t.state == PRUNED for t in rows):
-            reason = next(t.reason for t in rows if t.state == PRUNED)
-            trial.set_user_attr(REASON_ATTR, reason or PRUNED)
-            self.study.tell(trial, state=optuna.trial.TrialState.PRUNED)
-            self.events.candidate(trial.number, flags, reason or PRUNED)
-            return
-        if self._promising(rows):
-            rows = self.measure(flag_set, flags, self.tune.promising_repetitions, verdict, None)
-            self._remeasure_incumbent(flag_set)
-        means = self.means(rows)
-        if means is None:
-            failed = [t for t in rows if t.state != OK]
-            reason = failed[0].reason if failed and failed[0].reason else "no successful trial"
-            trial.set_user_attr(REASON_ATTR, f"failed: {reason}")
-            self.study.tell(trial, state=optuna.trial.TrialState.FAIL)
-            self.events.candidate(trial.number, flags, f"failed: {reason}")
-            return
-        values, violations = means
-        self._set_constraints(trial, violations)
-        self.study.tell(trial, values)
-        shown = ", ".join(f"{o.text} {figure(v)}" for o, v in zip(self.objectives, values, strict=True))
-        broken = [c.text for c, v in zip(self.constraints, violations, strict=True) if v > 0]
-        self.events.candidate(
-            trial.number, flags, shown + (f" (breaks {', '.join(broken)})" if broken else "")
+        pruned_by = batch[0].trial if self.pruner is not None and len(batch) == 1 else None
+        rows = self.measure(
+            [(c.flag_set, c.flags, self.tune.repetitions, c.verdict) for c in batch], pruned_by
         )
+        more = [c for c in batch if not _pruned(rows[c.flag_set]) and self._promising(rows[c.flag_set])]
+        if more:
+            extra = [(c.flag_set, c.flags, self.tune.promising_repetitions, c.verdict) for c in more]
+            rows |= self.measure(extra + self._incumbent_top_up({c.flag_set for c in more}), None)
+        for c in batch:
+            mine = rows[c.flag_set]
+            if _pruned(mine):
+                reason = next((t.reason for t in mine if t.state == PRUNED), None) or PRUNED
+                c.trial.set_user_attr(REASON_ATTR, reason)
+                self.study.tell(c.trial, state=optuna.trial.TrialState.PRUNED)
+                self.events.candidate(c.trial.number, c.flags, reason)
+                continue
+            means = self.means(mine)
+            if means is None:
+                failed = [t for t in mine if t.state != OK]
+                reason = failed[0].reason if failed and failed[0].reason else "no successful trial"
+                c.trial.set_user_attr(REASON_ATTR, f"failed: {reason}")
+                self.study.tell(c.trial, state=optuna.trial.TrialState.FAIL)
+                self.events.candidate(c.trial.number, c.flags, f"failed: {reason}")
+                continue
+            values, violations = means
+            self._set_constraints(c.trial, violations)
+            self.study.tell(c.trial, values)
+            shown = ", ".join(f"{o.text} {figure(v)}" for o, v in zip(self.objectives, values, strict=True))
+            broken = [k.text for k, v in zip(self.constraints, violations, strict=True) if v > 0]
+            self.events.candidate(
+                c.trial.number, c.flags, shown + (f" (breaks {', '.join(broken)})" if broken else "")
+            )
 
     def measure(
-        self,
-        flag_set: str,
-        flags: list[str],
-        repetitions: int,
-        verdict: FlagVerdict,
-        trial: optuna.Trial | None,
-        *,
-        resumed: bool = False,
-    ) -> list[TrialRow]:
-        """Runs the candidate until it has `repetitions` trials (more are added, unfinished ones run);
-        returns its trials."""
-        variant = f"{self.jdk.name}/{flag_set}"
-        have = [t for t in self.store.trials(self.experiment_id) if t.variant == variant]
-        reps = {t.repetition for t in have}
+        self, wanted: Sequence[tuple[str, list[str], int, FlagVerdict]], pruned_by: optuna.Trial | None
+    ) -> dict[str, list[TrialRow]]:
+        """Runs each (flag set, flags, repetitions, verdict) until it has that many trials (more are added,
+        unfinished ones run), all in one run of the runner; each flag set's trials."""
+        have = self.store.trials(self.experiment_id)
         levels: list[str | None] = [None]
         if self.spec.load is not None and self.spec.load.mode == "fresh":
             levels = [lv.label for lv in self.spec.load.levels]
-        new = [
-            {
-                "key": f"{variant}{'@' + lv if lv else ''}#{rep}",
-                "variant": variant,
-                "jdk": self.jdk.name,
-                "flag_set": flag_set,
-                "flags": list(flags),
-                "repetition": rep,
-                "level": lv,
-            }
-            for rep in range(1, repetitions + 1)
-            if rep not in reps
-            for lv in levels
-        ]
+        new: list[dict[str, Any]] = []
+        verdicts: dict[str, FlagVerdict] = {}
+        for flag_set, flags, repetitions, verdict in wanted:
+            variant = f"{self.jdk.name}/{flag_set}"
+            verdicts[variant] = verdict
+            reps = {t.repetition for t in have if t.variant == variant}
+            new += [
+                {
+                    "key": f"{variant}{'@' + lv if lv else ''}#{rep}",
+                    "variant": variant,
+                    "jdk": self.jdk.name,
+                    "flag_set": flag_set,
+                    "flags": list(flags),
+                    "repetition": rep,
+                    "level": lv,
+                }
+                for rep in range(1, repetitions + 1)
+                if rep not in reps
+                for lv in levels
+            ]
         if new:
             self.store.add_trials(self.experiment_id, new)
-        plan = Plan(self.spec, {self.jdk.name: self.jdk}, {variant: verdict}, [])
-        pruning = PruningProgress(self.runner.progress, trial) if trial is not None else None
+        plan = Plan(self.spec, {self.jdk.name: self.jdk}, verdicts, [])
         progress = self.runner.progress
-        if pruning is not None:
-            self.runner.progress = pruning
+        if pruned_by is not None:
+            self.runner.progress = PruningProgress(progress, pruned_by)
         try:
             self.runner.run(self.experiment_id, plan)
         finally:
             self.runner.progress = progress
-        return [t for t in self.store.trials(self.experiment_id) if t.variant == variant]
+        trials = self.store.trials(self.experiment_id)
+        return {fs: [t for t in trials if t.flag_set == fs] for fs, _, _, _ in wanted}
 
     def means(self, rows: Sequence[TrialRow]) -> tuple[list[float], list[float]] | None:
         """The objectives' means over the successful trials and the constraints' violations; None when
@@ -313,18 +334,36 @@ class Search:
                 out.append((flag_set, m[0]))
         return out
 
-    def _remeasure_incumbent(self, challenger: str) -> None:
-        """The incumbent (best mean among the others) measured up to `promising_repetitions` too."""
+    def _incumbent_top_up(self, challengers: set[str]) -> list[tuple[str, list[str], int, FlagVerdict]]:
+        """The incumbent (best mean among the others, one objective) to be measured up to
+        `promising_repetitions` beside its challengers; [] when it already is."""
         if len(self.objectives) != 1:
-            return
+            return []
         sign = 1.0 if self.objectives[0].maximize else -1.0
-        others = [c for c in self._candidate_values() if c[0] != challenger]
+        others = [c for c in self._candidate_values() if c[0] not in challengers]
         if not others:
-            return
+            return []
         incumbent = max(others, key=lambda c: sign * c[1][0])[0]
         rows = [t for t in self.store.trials(self.experiment_id) if t.flag_set == incumbent]
         if max(t.repetition for t in rows) >= self.tune.promising_repetitions:
-            return
+            return []
         flags = [str(f) for f in rows[0].flags]
-        self.events.note(f"re-measuring the incumbent {incumbent} against {challenger}")
-        self.measure(incumbent, flags, self.tune.promising_repetitions, self._verdict(flags), None)
+        self.events.note(f"re-measuring the incumbent {incumbent} against {', '.join(sorted(challengers))}")
+        return [(incumbent, flags, self.tune.promising_repetitions, self._verdict(flags))]
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A proposal being measured: Optuna's trial, its flags, the JVM's verdict on them."""
+
+    trial: optuna.Trial
+    flags: list[str]
+    verdict: FlagVerdict
+
+    @property
+    def flag_set(self) -> str:
+        return f"c{self.trial.number:04d}"
+
+
+def _pruned(rows: Sequence[TrialRow]) -> bool:
+    return any(t.state == PRUNED for t in rows)

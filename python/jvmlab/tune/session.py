@@ -119,7 +119,8 @@ def tune(
         spec, runner.store, runner, experiment, jdk, check_one, study, setup.space,
         setup.objectives, setup.constraints, events, pruner,
     )  # fmt: skip
-    search.run()
+    with runner.connected():
+        search.run()
     runner.store.set_status(experiment, "done")
     return experiment, study, result_of(study, setup, runner.store)
 

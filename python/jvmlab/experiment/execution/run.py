@@ -12,7 +12,8 @@ import hashlib
 import json
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -227,6 +228,19 @@ class Runner:
     progress: Progress = field(default_factory=Silent)
     allow_rejected: bool = False
     executor: Executor = field(default_factory=LocalExecutor)
+    _held: bool = field(default=False, init=False)
+
+    @contextmanager
+    def connected(self) -> Iterator[None]:
+        """Keeps the executor open across several runs (jvmlab tune runs one per batch of candidates):
+        one connection to a Ray cluster instead of one per run."""
+        self.executor.open()
+        self._held = True
+        try:
+            yield
+        finally:
+            self._held = False
+            self.executor.close()
 
     def start(self, p: Plan, spec_text: str) -> int:
         """Stores a new experiment with its plan; returns its id."""
@@ -292,7 +306,8 @@ class Runner:
             self.store.set_status(experiment_id, "interrupted")
             raise
         finally:
-            self.executor.close()
+            if not self._held:
+                self.executor.close()
         self.store.set_status(experiment_id, "done")
         return self.store.trials(experiment_id)
 
