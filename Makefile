@@ -119,6 +119,7 @@ bench: setup profiler
 	$(BIN)/python bench/load_driver.py
 	$(BIN)/python bench/profile_overhead.py
 	$(BIN)/python bench/jit_overhead.py
+	$(BIN)/python bench/tune_pruning.py
 
 clean:
 	rm -rf build $(VENV) native/target python/jvmlab/_native*.so
