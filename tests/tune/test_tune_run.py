@@ -257,3 +257,25 @@ def test_two_objectives_give_a_pareto_front(tmp_path, capsys):
         assert not any(
             c["values"][0] > b["values"][0] and c["values"][1] < b["values"][1] for c in measured
         ), (b, measured)
+
+
+def test_a_candidate_that_may_be_the_best_is_measured_again_before_it_wins(tmp_path, capsys):
+    """With promising_repetitions = 2, the first candidate (the incumbent by default) and any that may beat
+    it get a second trial; the best is chosen among the most repeated."""
+    text = write_spec(
+        tmp_path,
+        'budget = { trials = 2 }\n[tune.params.gc]\nchoices = ["-XX:+UseSerialGC -Xmx128m", '
+        '"-XX:+UseParallelGC -Xmx128m"]',
+        name="tune-again",
+    ).read_text()
+    path = tmp_path / "again.toml"
+    path.write_text(text.replace("promising_repetitions = 1", "promising_repetitions = 2"))
+    result = tmp_path / "again.json"
+    args = ["tune", str(path), "--db", str(tmp_path / "r.db"), "--runs", str(tmp_path / "runs")]
+    assert main([*args, "--no-confirm", "--json", str(result)]) == 0
+    doc = json.loads(result.read_text())
+    first, second = sorted((c for c in doc["candidates"] if c["values"]), key=lambda c: c["number"])
+    assert first["repetitions"] == 2
+    assert second["repetitions"] in (1, 2)  # 2 when its first trial beat the first candidate's mean
+    (best,) = doc["best"]
+    assert best["repetitions"] == 2
