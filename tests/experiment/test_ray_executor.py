@@ -252,6 +252,9 @@ def test_a_node_killed_under_a_trial_costs_a_rerun_on_the_other(tmp_path, cluste
 
 def test_tune_measures_a_candidate_per_node_at_once(tmp_path, cluster, capsys):
     """`jvmlab tune --executor ray`: candidates measured in batches as wide as the cluster (two nodes)."""
+    if not cluster.worker_nodes:  # the node-loss test took the worker away
+        cluster.add_node(**NODE)
+        cluster.wait_for_nodes()
     mark = uuid.uuid4().hex[:12]
     text = f"""
 name = "ray-tune-{mark}"
