@@ -24,7 +24,7 @@ from jvmlab.errors import UsageError
 from jvmlab.experiment.execution.run import FlagVerdict, Plan, Runner
 from jvmlab.experiment.spec import ExperimentSpec
 from jvmlab.experiment.storage import OK, PRUNED, Store, TrialRow
-from jvmlab.tune.objectives import Constraint, Objective
+from jvmlab.tune.objectives import Constraint, Objective, Target
 from jvmlab.tune.pruning import PruningProgress
 from jvmlab.tune.space import Space
 from jvmlab.tune.study import CONSTRAINTS_ATTR
@@ -279,24 +279,18 @@ class Search:
         if not ok:
             return None
         levels = self.store.levels(t.id for t in ok)
-        values = []
-        for i, o in enumerate(self.objectives):
-            v = o.mean(ok, levels)
+
+        def mean(target: Target, key: str) -> float:
+            v = target.mean(ok, levels)
             if v is None:
                 raise UsageError(
-                    f"tune.objectives[{i}]: {o.text} is not produced by the trials of {ok[0].variant} "
+                    f"{key}: {target.measure.name} is not produced by the trials of {ok[0].variant} "
                     "(check [telemetry] and [load] in the spec)"
                 )
-            values.append(v)
-        violations = []
-        for i, c in enumerate(self.constraints):
-            v = c.mean(ok, levels)
-            if v is None:
-                raise UsageError(
-                    f"tune.constraints[{i}]: {c.measure.name} is not produced by the trials of "
-                    f"{ok[0].variant} (check [telemetry] and [load] in the spec)"
-                )
-            violations.append(c.violation(v))
+            return v
+
+        values = [mean(o, f"tune.objectives[{i}]") for i, o in enumerate(self.objectives)]
+        violations = [c.violation(mean(c, f"tune.constraints[{i}]")) for i, c in enumerate(self.constraints)]
         return values, violations
 
     def _promising(self, rows: Sequence[TrialRow]) -> bool:
