@@ -120,6 +120,7 @@ bench: setup profiler
 	$(BIN)/python bench/profile_overhead.py
 	$(BIN)/python bench/jit_overhead.py
 	$(BIN)/python bench/tune_pruning.py
+	$(BIN)/python bench/tune_search.py
 
 clean:
 	rm -rf build $(VENV) native/target python/jvmlab/_native*.so
