@@ -10,6 +10,7 @@ pub mod legacy;
 pub mod load;
 pub mod names;
 pub mod numbers;
+pub mod openj9;
 pub mod parser;
 pub mod source;
 pub mod summary;

@@ -13,6 +13,8 @@ use crate::summary::Summary;
 pub struct FormatInfo {
     pub unified_lines: u64,
     pub legacy_lines: u64,
+    /// Tags of an OpenJ9 / IBM J9 verbose GC log (XML).
+    pub openj9_elements: u64,
     pub decorators: u16,
     pub legacy_flags: Vec<&'static str>,
     pub collector: Option<&'static str>,
@@ -103,6 +105,8 @@ pub struct Parser {
     pub max_gc_id: i64,
     pub next_assigned_id: i64,
     pub legacy: LegacyState,
+    /// Set once the log shows itself an OpenJ9 / IBM J9 verbose GC log.
+    pub openj9: Option<Box<crate::openj9::OpenJ9>>,
     /// Time of the current line (seconds of uptime), used for events that carry no time of their own.
     pub line_uptime_s: f64,
     pub line_wall_ms: i64,
@@ -140,6 +144,7 @@ impl Parser {
             max_gc_id: -1,
             next_assigned_id: 0,
             legacy: LegacyState::default(),
+            openj9: None,
             line_uptime_s: f64::NAN,
             line_wall_ms: NULL_I64,
             last_line_time_s: f64::NEG_INFINITY,
@@ -274,6 +279,9 @@ impl Parser {
 
     /// Reads one line by the rules of its format: what it was.
     fn classify(&mut self, line: &[u8]) -> LineClass {
+        if let Some(class) = self.openj9_line(line) {
+            return class;
+        }
         let decorated = match self.layout.parse(line, self.fmt.decorators) {
             Some(d) => Some(d),
             None if line[0] == b'[' => decorators::parse(line).map(|(d, layout)| {
@@ -372,6 +380,11 @@ impl Parser {
             }
             self.fmt.last_time_s = Some(self.fmt.last_time_s.map_or(t, |l| l.max(t)));
         }
+    }
+
+    /// Wall time (epoch ms) of the log's first dated line.
+    pub fn first_wall_ms(&self) -> Option<i64> {
+        self.first_wall_ms
     }
 
     pub fn set_collector(&mut self, name: &'static str) {
@@ -544,6 +557,7 @@ impl Parser {
     /// The end of one file. Per-GC details stay: a rotated file can end in the middle of a GC.
     pub fn end_of_source(&mut self) {
         self.flush_legacy();
+        self.openj9_end_of_source();
     }
 
     /// Fills the collector of rows emitted before the log named it, and closes the time accounting.
@@ -556,6 +570,7 @@ impl Parser {
             self.fmt.time_covered_s += self.last_line_time_s - self.segment_start_s;
         }
         self.settle_collector();
+        self.openj9_finish();
         if let Some(name) = self.fmt.collector {
             let code = self.cols.collectors.code(name.as_bytes());
             let unknown = self.cols.collectors.code(COLLECTOR_UNKNOWN.as_bytes());
@@ -571,7 +586,7 @@ impl Parser {
         }
         if self.diag.lines_total > 0
             && self.cols.base + self.cols.len() == 0
-            && self.fmt.unified_lines + self.fmt.legacy_lines == 0
+            && self.fmt.unified_lines + self.fmt.legacy_lines + self.fmt.openj9_elements == 0
         {
             self.diag.warn("no GC log lines found".to_string());
         }

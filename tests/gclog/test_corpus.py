@@ -16,7 +16,7 @@ from corpus import corpus, documented_kinds  # noqa: E402
 from expected.regenerate import figures  # noqa: E402
 
 import jvmlab  # noqa: E402
-from jvmlab.errors import JvmLabError, UnsupportedFormatError  # noqa: E402
+from jvmlab.errors import JvmLabError  # noqa: E402
 
 LOGS = corpus()
 pytestmark = [pytest.mark.skipif(not LOGS, reason="../shared/gclogs is not present"), pytest.mark.corpus]
@@ -42,12 +42,11 @@ def test_log_parses_to_expected_figures(entry):
             assert got[key] == want, key
 
 
-def test_openj9_logs_are_refused_clearly():
+def test_openj9_logs_are_read_as_openj9():
     openj9 = [e for e in LOGS if e.format == "openj9-xml"]
     assert openj9
     for entry in openj9:
-        with pytest.raises(UnsupportedFormatError, match="not supported yet"):
-            jvmlab.gclog.load(entry.file)
+        assert jvmlab.gclog.load(entry.file).format["generation"] == "openj9", entry.path
 
 
 def test_every_log_has_expectations():

@@ -302,7 +302,9 @@ fn diagnostics_to_python<'py>(py: Python<'py>, p: &Parser) -> PyResult<Bound<'py
 fn format_to_python<'py>(py: Python<'py>, p: &Parser) -> PyResult<Bound<'py, PyDict>> {
     let f = &p.fmt;
     let fmt = PyDict::new(py);
-    let generation = if f.unified_lines == 0 && f.legacy_lines == 0 {
+    let generation = if p.openj9.is_some() {
+        "openj9"
+    } else if f.unified_lines == 0 && f.legacy_lines == 0 {
         "unknown"
     } else if f.unified_lines >= f.legacy_lines {
         "unified"

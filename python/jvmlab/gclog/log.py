@@ -56,7 +56,8 @@ def _check(name: str, events: int, diag: dict[str, Any], fmt: dict[str, Any], *,
     if fmt["generation"] == "unknown" and events == 0:
         raise InputError(
             name,
-            "no GC log lines found (expected JDK 9+ -Xlog:gc output or JDK 8 -XX:+PrintGCDetails output)",
+            "no GC log lines found (expected JDK 9+ -Xlog:gc output, JDK 8 -XX:+PrintGCDetails output or "
+            "OpenJ9 -verbose:gc XML)",
         )
     if strict and diag["lines_unknown"]:
         sample = diag["unknown_samples"][0] if diag["unknown_samples"] else ""

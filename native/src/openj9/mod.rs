@@ -1,0 +1,266 @@
+//! OpenJ9 / IBM J9 verbose GC logs (`-verbose:gc`, `-Xverbosegclog`): XML elements in, rows of the same
+//! event table as HotSpot's out (docs/event-table.md, "OpenJ9 / IBM J9").
+//!
+//! The log is read line by line like every other format; the tags of a line are found with memchr and an
+//! element cut by a line end is kept until its `>`. Three sets of rules read the tags:
+//! - `header`: the `<initialized>` stanza (GC policy, heap, system, VM arguments);
+//! - `modern`: IBM J9 R26 and later, OpenJ9 and IBM Semeru: stop-the-world windows (`<exclusive-start>` to
+//!   `<exclusive-end>`), cycles and their increments, concurrent work, metronome heartbeats;
+//! - `records`: IBM J9 for Java 5 and 6: `<af>`, `<sys>` and `<con>` records holding a `<gc>`.
+//!
+//! A tag no rule knows is counted as an unknown GC line (with a sample), never guessed at.
+
+mod element;
+mod header;
+mod modern;
+mod records;
+mod sizes;
+mod stamps;
+#[cfg(test)]
+mod tests;
+
+use crate::columns::{Event, NULL_I64};
+use crate::diagnostics::LineClass;
+use crate::parser::Parser;
+use element::{Markup, Tag};
+
+/// What an OpenJ9 log has shown so far, across its files.
+#[derive(Default)]
+pub struct OpenJ9 {
+    /// An element cut by a line end, kept until its `>` (`-->` for a comment).
+    partial: Vec<u8>,
+    header: header::State,
+    modern: modern::State,
+    records: records::State,
+    /// `<verbosegc>` and `</verbosegc>` of the current file.
+    opened: bool,
+    closed: bool,
+}
+
+/// Names of the elements that start an OpenJ9 log (or a piece of one written to stderr).
+const FIRST_TAGS: [&[u8]; 12] = [
+    b"<?xml",
+    b"<verbosegc",
+    b"<initialized",
+    b"<exclusive-start",
+    b"<af-start",
+    b"<af type=",
+    b"<sys-start",
+    b"<sys id=",
+    b"<cycle-start",
+    b"<gc-start",
+    b"<concurrent-kickoff",
+    b"<trigger-start",
+];
+
+fn starts_openj9_log(line: &[u8]) -> bool {
+    let t = crate::numbers::trim_start(line);
+    t.first() == Some(&b'<') && FIRST_TAGS.iter().any(|tag| t.starts_with(tag))
+}
+
+/// How much a line's class says: a line of several tags takes the class of the one that says most.
+fn rank(class: LineClass) -> u8 {
+    match class {
+        LineClass::UnknownGc => 5,
+        LineClass::Unknown => 4,
+        LineClass::Matched => 3,
+        LineClass::Ignored => 2,
+        LineClass::Text => 1,
+        LineClass::Damaged => 6,
+    }
+}
+
+fn stronger(a: LineClass, b: LineClass) -> LineClass {
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
+    }
+}
+
+impl Parser {
+    /// Reads `line` as OpenJ9 verbose GC when the log is one (decided by its first tag, before any
+    /// HotSpot line); None for a HotSpot log.
+    pub(crate) fn openj9_line(&mut self, line: &[u8]) -> Option<LineClass> {
+        if self.openj9.is_none() {
+            if self.fmt.unified_lines + self.fmt.legacy_lines > 0 || !starts_openj9_log(line) {
+                return None;
+            }
+            self.openj9 = Some(Box::default());
+        }
+        let mut j9 = self.openj9.take()?;
+        let class = j9.line(self, line);
+        self.openj9 = Some(j9);
+        Some(class)
+    }
+
+    /// The end of one file of an OpenJ9 log: an element cut off, a pause without its end.
+    pub(crate) fn openj9_end_of_source(&mut self) {
+        let Some(mut j9) = self.openj9.take() else {
+            return;
+        };
+        if !j9.partial.is_empty() {
+            let cut = String::from_utf8_lossy(&j9.partial[..j9.partial.len().min(80)]).into_owned();
+            self.diag.truncated = true;
+            self.diag.warn(format!(
+                "the log ends in the middle of an element ({cut}...): the JVM was killed while writing; \
+                 events up to the cut are kept"
+            ));
+            j9.partial.clear();
+        }
+        j9.modern.end_of_source(self);
+        j9.records.end_of_source(self);
+        if j9.opened && !j9.closed {
+            self.diag.warn(
+                "the log has no closing </verbosegc>: the JVM was still running or was killed \
+                 (a file of a rotated set is closed when the next one opens)"
+                    .to_string(),
+            );
+        }
+        j9.opened = false;
+        j9.closed = false;
+        self.openj9 = Some(j9);
+    }
+
+    /// The end of an OpenJ9 log: the collector when the log never named it.
+    pub(crate) fn openj9_finish(&mut self) {
+        if self.openj9.is_none() {
+            return;
+        }
+        self.set_collector("J9");
+        if self.cols.base + self.cols.len() == 0 {
+            self.diag.warn(
+                "the verbose GC log holds no collection (the JVM ran none while it logged)"
+                    .to_string(),
+            );
+        }
+    }
+
+    /// Seconds since the log's first time stamp (its `<initialized>` when it starts with one) of a wall
+    /// time, NaN when the log has shown no time yet.
+    pub(crate) fn wall_uptime_s(&self, wall_ms: i64) -> f64 {
+        match self.first_wall_ms() {
+            Some(base) if wall_ms != NULL_I64 => (wall_ms - base) as f64 / 1000.0,
+            _ => f64::NAN,
+        }
+    }
+}
+
+impl OpenJ9 {
+    /// One line: its tags, in order, and the text between them.
+    fn line(&mut self, p: &mut Parser, line: &[u8]) -> LineClass {
+        let mut class = LineClass::Ignored;
+        let mut rest = line;
+        if !self.partial.is_empty() {
+            match self.continue_partial(p, line) {
+                Some((c, used)) => {
+                    class = c;
+                    rest = &line[used..];
+                }
+                None => return LineClass::Ignored, // still inside the element
+            }
+        }
+        let mut text = false;
+        while let Some(lt) = memchr::memchr(b'<', rest) {
+            text |= !crate::numbers::trim(&rest[..lt]).is_empty();
+            let tail = &rest[lt..];
+            let Some(end) = markup_end(tail) else {
+                self.partial.extend_from_slice(tail);
+                break;
+            };
+            class = stronger(class, self.markup(p, &tail[..end]));
+            rest = &tail[end..];
+        }
+        if self.partial.is_empty() {
+            text |= !crate::numbers::trim(rest).is_empty();
+        }
+        if text && class == LineClass::Ignored {
+            return LineClass::Text; // application output between the elements
+        }
+        class
+    }
+
+    /// A line that continues a cut element: (class, bytes used) once the element ends on it.
+    fn continue_partial(&mut self, p: &mut Parser, line: &[u8]) -> Option<(LineClass, usize)> {
+        self.partial.push(b' ');
+        let start = self.partial.len();
+        self.partial.extend_from_slice(line);
+        let comment = self.partial.starts_with(b"<!--");
+        let end = if comment {
+            memchr::memmem::find(&self.partial[start.saturating_sub(3)..], b"-->")
+                .map(|i| start.saturating_sub(3) + i + 3)
+        } else {
+            let lt = memchr::memchr(b'<', line);
+            let gt = memchr::memchr(b'>', line);
+            match (lt, gt) {
+                (Some(lt), gt) if gt.is_none_or(|gt| lt < gt) => {
+                    // A new element before this one ended: this one was cut (a JVM killed mid-write, then
+                    // a new run appending to the file).
+                    let cut = String::from_utf8_lossy(&self.partial[..start.min(80)]).into_owned();
+                    p.diag
+                        .warn(format!("an element is cut off and was skipped: {cut}..."));
+                    self.partial.clear();
+                    return Some((LineClass::Ignored, 0));
+                }
+                (_, gt) => gt.map(|gt| start + gt + 1),
+            }
+        };
+        let end = end?;
+        let used = end - start;
+        let raw = std::mem::take(&mut self.partial);
+        let class = self.markup(p, &raw[..end]);
+        self.partial = raw;
+        self.partial.clear();
+        Some((class, used))
+    }
+
+    /// One `<...>`.
+    fn markup(&mut self, p: &mut Parser, raw: &[u8]) -> LineClass {
+        p.fmt.openj9_elements += 1;
+        match element::parse(raw) {
+            Some(Markup::Tag(tag)) => self.tag(p, &tag, raw),
+            Some(Markup::Declaration) => LineClass::Ignored,
+            None => LineClass::Text, // "a < b" in application output
+        }
+    }
+
+    fn tag(&mut self, p: &mut Parser, tag: &Tag, raw: &[u8]) -> LineClass {
+        if tag.name == b"verbosegc" {
+            if tag.end {
+                self.closed = true;
+            } else {
+                self.opened = true;
+                self.header.verbosegc(p, tag);
+            }
+            return LineClass::Ignored;
+        }
+        if let Some(wall) = tag.attr(b"timestamp").and_then(stamps::wall_ms) {
+            p.set_line_time(None, Some(wall), raw);
+        }
+        if let Some(class) = self.header.tag(p, tag) {
+            return class;
+        }
+        if let Some(class) = self.records.tag(p, tag) {
+            return class;
+        }
+        self.modern.tag(p, tag)
+    }
+}
+
+/// Appends an event row; a GC id it carries is one the log printed (a cycle's `id` / `contextid`, a
+/// record's `totalid`).
+fn push(p: &mut Parser, e: Event) -> usize {
+    if e.gc_id != NULL_I64 {
+        p.saw_gc_id(e.gc_id);
+    }
+    p.push_event(e)
+}
+
+/// Where the markup starting at `s[0] == b'<'` ends (one past its `>`), None when it goes on to the next
+/// line.
+fn markup_end(s: &[u8]) -> Option<usize> {
+    if s.starts_with(b"<!--") {
+        return memchr::memmem::find(&s[4..], b"-->").map(|i| 4 + i + 3);
+    }
+    memchr::memchr(b'>', s).map(|i| i + 1)
+}

@@ -1,0 +1,218 @@
+//! The OpenJ9 rules on small logs: how lines, tags and cut elements are counted, and the rows they make.
+
+use crate::columns::NULL_I64;
+use crate::parser::Parser;
+
+fn parse(log: &str) -> Parser {
+    let mut p = Parser::new();
+    p.parse_reader(&mut log.as_bytes()).unwrap();
+    p.finish();
+    p
+}
+
+fn kind(p: &Parser, row: usize) -> &str {
+    &p.cols.kinds.values[p.cols.kind[row] as usize - 1]
+}
+
+fn text(values: &[String], code: u32) -> &str {
+    if code == 0 {
+        ""
+    } else {
+        &values[code as usize - 1]
+    }
+}
+
+const SCAVENGE: &str = r#"<?xml version="1.0" ?>
+<verbosegc xmlns="http://www.ibm.com/j9/verbosegc" version="R28_Java8_GA">
+<exclusive-start id="2" timestamp="2015-12-31T15:22:46.957" intervalms="3955.367">
+  <response-info timems="0.030" idlems="0.030" threads="0" lastid="00000000303A2A00" lastname="x" />
+</exclusive-start>
+<af-start id="3" totalBytesRequested="16392" timestamp="2015-12-31T15:22:46.957" intervalms="3955.490" />
+<cycle-start id="4" type="scavenge" contextid="0" timestamp="2015-12-31T15:22:46.957" intervalms="1" />
+<gc-start id="5" type="scavenge" contextid="4" timestamp="2015-12-31T15:22:46.957">
+  <mem-info id="6" free="401882552" total="536870912" percent="74">
+    <mem type="nursery" free="0" total="134217728" percent="0" />
+    <mem type="tenure" free="401882552" total="402653184" percent="99">
+      <mem type="soa" free="381750712" total="382521344" percent="99" />
+      <mem type="loa" free="20131840" total="20131840" percent="100" />
+    </mem>
+  </mem-info>
+</gc-start>
+<gc-end id="8" type="scavenge" contextid="4" durationms="25.007" timestamp="2015-12-31T15:22:46.982">
+  <mem-info id="9" free="457545744" total="536870912" percent="85">
+    <mem type="nursery" free="55663192" total="134217728" percent="41" />
+    <mem type="tenure" free="401882552" total="402653184" percent="99" />
+  </mem-info>
+</gc-end>
+<cycle-end id="10" type="scavenge" contextid="4" timestamp="2015-12-31T15:22:46.982" />
+<exclusive-end id="13" timestamp="2015-12-31T15:22:46.982" durationms="25.388" />
+"#;
+
+#[test]
+fn a_scavenge_window_is_one_young_pause_with_its_sizes() {
+    let p = parse(&format!("{SCAVENGE}</verbosegc>\n"));
+    assert_eq!(p.cols.len(), 1);
+    assert_eq!(kind(&p, 0), "young");
+    assert_eq!(p.cols.pause_ms[0], 25.388);
+    assert_eq!(p.cols.gc_id[0], 4);
+    assert_eq!(
+        text(&p.cols.causes.values, p.cols.cause[0]),
+        "Allocation Failure"
+    );
+    let s = &p.cols.sizes;
+    assert_eq!(
+        (s[0][0], s[1][0], s[2][0]),
+        (134988360, 79325168, 536870912)
+    );
+    assert_eq!(
+        (s[3][0], s[4][0], s[5][0]),
+        (134217728, 78554536, 134217728)
+    );
+    assert_eq!((s[6][0], s[7][0], s[8][0]), (770632, 770632, 402653184));
+    assert_eq!(p.collector(), "gencon");
+    assert_eq!(p.fmt.jdk_version.as_deref(), Some("8"));
+    assert_eq!((p.diag.lines_unknown, p.diag.warnings.len()), (0, 0));
+    let d = &p.diag;
+    assert_eq!(
+        d.lines_total,
+        d.lines_matched + d.lines_ignored + d.lines_unknown
+    );
+}
+
+#[test]
+fn an_element_over_several_lines_is_read_once_complete() {
+    let log = "<verbosegc>\n<exclusive-end id=\"13\"\n   timestamp=\"2015-12-31T15:22:46.982\"\n   durationms=\"1.5\" />\n</verbosegc>\n";
+    let p = parse(log);
+    assert_eq!(p.cols.len(), 1);
+    assert_eq!(p.cols.pause_ms[0], 1.5);
+    assert_eq!((p.diag.lines_total, p.diag.lines_matched), (5, 1));
+}
+
+#[test]
+fn a_log_cut_inside_an_element_keeps_what_came_before_and_says_so() {
+    let cut =
+        format!("{SCAVENGE}<exclusive-start id=\"14\" timestamp=\"2015-12-31T15:22:48.229\" inter");
+    let p = parse(&cut);
+    assert_eq!(p.cols.len(), 1);
+    assert!(p.diag.truncated);
+    assert!(p
+        .diag
+        .warnings
+        .iter()
+        .any(|w| w.contains("middle of an element")));
+    assert!(p
+        .diag
+        .warnings
+        .iter()
+        .any(|w| w.contains("no closing </verbosegc>")));
+}
+
+#[test]
+fn a_log_cut_inside_a_window_counts_no_pause_for_it() {
+    let at = SCAVENGE.find("<exclusive-end").unwrap();
+    let p = parse(&SCAVENGE[..at]);
+    assert_eq!(p.cols.len(), 0);
+    assert!(p.diag.truncated);
+    assert!(p
+        .diag
+        .warnings
+        .iter()
+        .any(|w| w.contains("stop-the-world window")));
+}
+
+#[test]
+fn an_element_cut_by_a_restart_is_skipped() {
+    let log = "<verbosegc>\n<gc-end id=\"8\" type=\"sca\n<exclusive-end id=\"13\" timestamp=\"2015-12-31T15:22:46.982\" durationms=\"2.0\" />\n</verbosegc>\n";
+    let p = parse(log);
+    assert_eq!(p.cols.len(), 1);
+    assert!(p.diag.warnings.iter().any(|w| w.contains("cut off")));
+}
+
+#[test]
+fn unknown_elements_and_types_are_counted_with_samples() {
+    let log = "<verbosegc>\n<brand-new-event id=\"1\" />\n<gc-start id=\"5\" type=\"mystery\" contextid=\"4\" timestamp=\"2015-12-31T15:22:46.957\" />\n</verbosegc>\n";
+    let p = parse(log);
+    assert_eq!(p.diag.lines_unknown_gc, 2);
+    assert!(p.diag.unknown_samples[0].contains("brand-new-event"));
+}
+
+#[test]
+fn comments_and_application_output_are_not_events() {
+    let log = "<verbosegc>\n<!-- a comment\n  over two lines -->\nCalculated native library name as: am_ibm_16\n</verbosegc>\n";
+    let p = parse(log);
+    assert_eq!(p.cols.len(), 0);
+    assert_eq!((p.diag.lines_unknown, p.diag.lines_ignored), (0, 5));
+}
+
+#[test]
+fn an_empty_log_is_an_empty_table_with_a_warning() {
+    let p = parse("<?xml version=\"1.0\" ?>\n<verbosegc version=\"x\">\n</verbosegc>\n");
+    assert!(p.openj9.is_some());
+    assert_eq!(p.cols.len(), 0);
+    assert!(p.diag.warnings.iter().any(|w| w.contains("no collection")));
+    assert_eq!(p.collector(), "J9");
+}
+
+#[test]
+fn a_percolated_scavenge_is_full_and_named_by_both_increments() {
+    let log = r#"<verbosegc>
+<exclusive-start id="1" timestamp="2020-01-01T00:00:00.000" intervalms="0" />
+<af-start id="2" totalBytesRequested="8" timestamp="2020-01-01T00:00:00.000" intervalms="0" />
+<cycle-start id="3" type="scavenge" contextid="0" timestamp="2020-01-01T00:00:00.000" intervalms="0" />
+<gc-start id="4" type="scavenge" contextid="3" timestamp="2020-01-01T00:00:00.000" />
+<gc-op id="5" type="scavenge" timems="1.0" contextid="3" timestamp="2020-01-01T00:00:00.001">
+  <copy-failed type="tenure" objects="3" bytes="96" />
+</gc-op>
+<gc-end id="6" type="scavenge" contextid="3" durationms="1.0" timestamp="2020-01-01T00:00:00.001" />
+<percolate-collect id="7" from="nursery" to="global" reason="failed tenure threshold reached" timestamp="2020-01-01T00:00:00.001"/>
+<cycle-start id="8" type="global" contextid="0" timestamp="2020-01-01T00:00:00.001" intervalms="0" />
+<gc-start id="9" type="global" contextid="8" timestamp="2020-01-01T00:00:00.001" />
+<gc-end id="10" type="global" contextid="8" durationms="9.0" timestamp="2020-01-01T00:00:00.010" />
+<exclusive-end id="11" timestamp="2020-01-01T00:00:00.010" durationms="10.2" />
+</verbosegc>
+"#;
+    let p = parse(log);
+    assert_eq!(p.cols.len(), 1);
+    assert_eq!(kind(&p, 0), "full");
+    let phase = text(&p.cols.phases.values, p.cols.phase[0]);
+    assert_eq!(phase, "scavenge + global (copy failed)");
+    assert_eq!(p.cols.gc_id[0], 3);
+    assert_eq!(p.diag.lines_unknown, 0);
+}
+
+#[test]
+fn time_counts_from_initialized_and_wall_time_is_kept() {
+    let log = r#"<verbosegc>
+<initialized id="1" timestamp="2020-10-18T13:27:07.691">
+  <attribute name="gcPolicy" value="-Xgcpolicy:optthruput" />
+  <attribute name="maxHeapSize" value="0x40000000" />
+  <vmargs>
+    <vmarg name="-Xmx1024m" />
+    <vmarg name="_port_library" value="00007F08960E1A00" />
+  </vmargs>
+</initialized>
+<exclusive-start id="2" timestamp="2020-10-18T13:27:09.603" intervalms="1" />
+<exclusive-end id="3" timestamp="2020-10-18T13:27:09.635" durationms="31.984" />
+</verbosegc>
+"#;
+    let p = parse(log);
+    assert!(p.fmt.jvm_start_seen && p.fmt.uptime_from_wall_clock);
+    assert!((p.cols.uptime_s[0] - 1.912).abs() < 1e-9);
+    assert_ne!(p.cols.wall_ms[0], NULL_I64);
+    assert_eq!(kind(&p, 0), "pause-other");
+    assert_eq!(p.collector(), "optthruput");
+    let header: Vec<(&str, &str)> = p
+        .fmt
+        .header
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    assert!(header.contains(&("maxHeapSize", "0x40000000")));
+    assert!(header.contains(&("command_line", "-Xmx1024m")));
+}
+
+#[test]
+fn hotspot_logs_never_turn_openj9() {
+    let p = parse("[0.295s][info][gc] GC(0) Pause Young (Allocation Failure) 69M->21M(247M) 108.188ms\n<verbosegc>\n");
+    assert!(p.openj9.is_none());
+}
