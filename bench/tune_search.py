@@ -8,7 +8,8 @@ Target (issue 16): the median number of distinct configurations measured until o
 within 2 % of the grid-search best is at most 25 % of the grid's size, with random search beside it.
 
 Two studies, each searched with the samplers of `jvmlab.tune.study.make_sampler` over many seeds, with
-the search's own rule: a configuration already measured is told its earlier value and costs nothing.
+the search's own rules (tune/search.py): a configuration already measured costs nothing, and when the
+sampler keeps proposing measured ones an unmeasured random point is queued.
 - synthetic: 3 collectors x 8 heap sizes x 6 pause targets x pre-touch (288 points), a smooth throughput
   with interactions and one best point, seen through multiplicative noise whose coefficient of variation
   is measured here: chunkgen with the JVM's defaults, `--noise-runs` fresh JVMs;
@@ -40,6 +41,7 @@ from typing import Any
 import _env
 import optuna
 
+from jvmlab.tune.search import RANDOM_AFTER_DUPLICATES, tell_duplicate, unmeasured_point
 from jvmlab.tune.space import G1, PARALLEL, SERIAL, Dimension, Space
 from jvmlab.tune.study import make_sampler
 from jvmlab.workloads import CHUNKGEN, classes_dir
@@ -47,7 +49,6 @@ from jvmlab.workloads import CHUNKGEN, classes_dir
 FORMAT_VERSION = 1
 TARGET_FRACTION = 0.25  # of the grid's size
 WITHIN = 0.02  # "found": a measured configuration whose true value is within 2 % of the best
-MAX_DUPLICATES_IN_A_ROW = 50  # as search.py: the search stops, the best region was not found
 SAMPLERS = ("tpe", "random")
 PROMISING_REPETITIONS = 3  # tune.promising_repetitions' default (tune.repetitions' is 1)
 RATE = re.compile(r"Task finished: \d+ chunks in [0-9.]+ s \(average rate ([0-9.]+) cps\)")
@@ -120,8 +121,8 @@ def key(space: Space, p: Point) -> str:
 @dataclass
 class Replay:
     """One search by search.py's rules on one machine (a candidate at a time): a proposal already measured
-    is told as failed and costs nothing; a candidate within the spread of the best mean so far is measured
-    up to PROMISING_REPETITIONS, and so is the incumbent; Optuna is told the candidate's mean."""
+    costs nothing (trials_to_best); a candidate within the spread of the best mean so far is measured up to
+    PROMISING_REPETITIONS, and so is the incumbent; Optuna is told the candidate's mean."""
 
     draw: Draw
     rng: random.Random
@@ -152,26 +153,36 @@ class Replay:
 
 
 def trials_to_best(
-    algorithm: str, seed: int, space: Space, truth: dict[str, float | None], draw: Draw, told_earlier: bool
+    algorithm: str, seed: int, space: Space, truth: dict[str, float | None], draw: Draw
 ) -> tuple[float, float]:
     """(candidates, JVM runs) until a candidate within WITHIN of the best true value was measured; inf when
-    the search stops first (MAX_DUPLICATES_IN_A_ROW) or has measured every point. A duplicate is told as
-    failed, as search.py does, or `told_earlier` its earlier mean."""
+    the search ends first (every point tried). Proposals already measured are handled by search.py's own
+    functions: told as search.py tells them (`tell_duplicate`), and after RANDOM_AFTER_DUPLICATES in a row
+    an unmeasured random point is queued (`unmeasured_point`). TPE's random start follows a budget of a
+    quarter of the grid, as a user aiming at that target would set it."""
     good = (1 - WITHIN) * max(v for v in truth.values() if v is not None)
-    study = optuna.create_study(direction="maximize", sampler=make_sampler(algorithm, 1, seed))
+    budget = max(1, len(truth) // 4)
+    study = optuna.create_study(direction="maximize", sampler=make_sampler(algorithm, 1, seed, budget))
     search = Replay(draw, random.Random(seed))
+    first: dict[str, optuna.trial.FrozenTrial] = {}
     duplicates = 0
-    while duplicates < MAX_DUPLICATES_IN_A_ROW and len(search.recorded) < len(truth):
+    while len(search.recorded) < len(truth):
         trial = study.ask()
         k = key(space, space.sample(trial))
         if k in search.recorded:
+            tell_duplicate(study, trial, first[k])
             duplicates += 1
-            earlier = search.means().get(k) if told_earlier else None
-            study.tell(trial, earlier, state=None if earlier is not None else optuna.trial.TrialState.FAIL)
+            if duplicates >= RANDOM_AFTER_DUPLICATES:
+                point = unmeasured_point(space, set(search.recorded), seed=len(study.trials))
+                if point is None:
+                    break
+                study.enqueue_trial(point)
+                duplicates = 0
             continue
         duplicates = 0
         value = search.candidate(k)
         study.tell(trial, value, state=None if value is not None else optuna.trial.TrialState.FAIL)
+        first[k] = study.trials[trial.number]
         if (truth[k] or 0) >= good:
             return len(search.recorded), search.runs
     return math.inf, math.inf
@@ -180,10 +191,8 @@ def trials_to_best(
 Found = dict[str, list[tuple[float, float]]]  # per sampler, per seed: (candidates, JVM runs)
 
 
-def replay(space: Space, truth: dict[str, float | None], draw: Draw, seeds: int, told_earlier: bool) -> Found:
-    return {
-        a: [trials_to_best(a, s, space, truth, draw, told_earlier) for s in range(seeds)] for a in SAMPLERS
-    }
+def replay(space: Space, truth: dict[str, float | None], draw: Draw, seeds: int) -> Found:
+    return {a: [trials_to_best(a, s, space, truth, draw) for s in range(seeds)] for a in SAMPLERS}
 
 
 def quantile(xs: list[float], q: float) -> float:
@@ -229,14 +238,12 @@ def report(o: Outcome) -> None:
         share = fig(med / n, True)
         print(
             f"  {sampler:<7} median {fig(med):>5} candidates (IQR {fig(q1)}-{fig(q3)}), {share:>6} of the "
-            f"grid; {fig(runs)} JVM runs; {len(xs)} seeds, {stopped} stopped first"
+            f"grid; {fig(runs)} JVM runs; {len(xs)} seeds, {stopped} ended first"
         )
     target, tpe = TARGET_FRACTION * n, o.median("tpe")
     verdict = "ok" if o.passed() else f"MISSED by {fig(tpe - target)} candidates"
     if math.isinf(tpe):
-        verdict = (
-            f"MISSED: half the searches or more stopped first ({MAX_DUPLICATES_IN_A_ROW} duplicates in a row)"
-        )
+        verdict = "MISSED: half the searches or more ended first"
     print(f"  TPE/grid {fig(tpe / n, True)}, target <= {TARGET_FRACTION:.0%} ({target:g}): {verdict}")
     print(f"  TPE/random {fig(tpe / o.median('random'))}")
 
@@ -347,7 +354,7 @@ def grid_warnings(data: dict[str, Any], runs: dict[str, list[float]]) -> list[st
 
 
 # -- main -----------------------------------------------------------------------------------------------
-def synthetic(cv: float, seeds: int, told_earlier: bool) -> Outcome:
+def synthetic(cv: float, seeds: int) -> Outcome:
     space = synthetic_space()
     truth: dict[str, float | None] = {key(space, p): synthetic_throughput(p) for p in grid(space)}
     sigma = math.sqrt(math.log(1 + cv**2))  # the log-normal whose CV is cv
@@ -355,10 +362,10 @@ def synthetic(cv: float, seeds: int, told_earlier: bool) -> Outcome:
     def draw(k: str, rng: random.Random) -> float:
         return (truth[k] or 0) * math.exp(rng.gauss(-(sigma**2) / 2, sigma))
 
-    return outcome("synthetic", truth, replay(space, truth, draw, seeds, told_earlier))
+    return outcome("synthetic", truth, replay(space, truth, draw, seeds))
 
 
-def chunkgen(data: dict[str, Any], space: Space, seeds: int, told_earlier: bool) -> Outcome:
+def chunkgen(data: dict[str, Any], space: Space, seeds: int) -> Outcome:
     truth, runs = grid_truth(data)
     show_grid(truth, runs)
     for w in grid_warnings(data, runs):
@@ -367,7 +374,7 @@ def chunkgen(data: dict[str, Any], space: Space, seeds: int, told_earlier: bool)
     def draw(k: str, rng: random.Random) -> float | None:
         return rng.choice(runs[k]) if runs[k] else None
 
-    return outcome("chunkgen", truth, replay(space, truth, draw, seeds, told_earlier))
+    return outcome("chunkgen", truth, replay(space, truth, draw, seeds))
 
 
 def outcome(name: str, truth: dict[str, float | None], found: Found) -> Outcome:
@@ -387,12 +394,6 @@ def main() -> int:
     p.add_argument("--noise-runs", type=int, help="chunkgen runs that measure the noise (default 6)")
     p.add_argument("--repetitions", type=int, help="recordings per grid point (default 3)")
     p.add_argument("--seeds", type=int, help="searches per sampler (default 30 synthetic, 100 on the grid)")
-    p.add_argument(
-        "--duplicates",
-        choices=("failed", "earlier"),
-        default="failed",
-        help="a proposal already measured is told as failed (search.py), or its earlier mean (what-if)",
-    )
     p.add_argument("--java", default="java")
     a = p.parse_args()
     radius = a.radius or (4 if a.quick else 10)
@@ -413,8 +414,8 @@ def main() -> int:
     cv = measured_cv if a.cv is None else a.cv
     jvm_s = time.monotonic() - started
     outcomes = [
-        synthetic(cv, a.seeds or (5 if a.quick else 30), a.duplicates == "earlier"),
-        chunkgen(data, space, a.seeds or (10 if a.quick else 100), a.duplicates == "earlier"),
+        synthetic(cv, a.seeds or (5 if a.quick else 30)),
+        chunkgen(data, space, a.seeds or (10 if a.quick else 100)),
     ]
     search_s = time.monotonic() - started - jvm_s
     print(f"\nsynthetic noise CV {cv:.1%}; JVM runs took {jvm_s:.0f} s, the searches {search_s:.0f} s")

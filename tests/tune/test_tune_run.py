@@ -69,7 +69,7 @@ def test_rejected_and_duplicate_configurations_are_never_measured(tmp_path, caps
     code = main(["tune", str(spec), "--db", db, "--runs", str(tmp_path / "runs")])
     out = " ".join(capsys.readouterr().out.split())
     assert code == 0, out
-    assert "the space is exhausted" in out and "recommended flags:" in out
+    assert "every configuration of the space was tried" in out and "recommended flags:" in out
     study = study_of(f"sqlite:///{db}", "tune-dups")
     measured = [t for t in study.trials if t.user_attrs.get("measured")]
     assert sorted(t.user_attrs["flags"] for t in measured) == [
@@ -79,7 +79,7 @@ def test_rejected_and_duplicate_configurations_are_never_measured(tmp_path, caps
     (rejected,) = [t for t in study.trials if str(t.user_attrs.get("reason", "")).startswith("rejected")]
     assert "ConcGCThreads" in rejected.user_attrs["reason"] and rejected.state == optuna.trial.TrialState.FAIL
     duplicates = [t for t in study.trials if "duplicate_of" in t.user_attrs]
-    assert len(duplicates) >= 40  # asked again and again, told from the first measurement, never run
+    assert len(duplicates) >= 5  # asked again, told from the first measurement, never run
     store = Store.open(db)
     try:
         tuning = store.experiment("tune-dups")

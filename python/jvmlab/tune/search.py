@@ -34,7 +34,40 @@ if TYPE_CHECKING:
 
 FLAGS_ATTR, VARIANT_ATTR, EXPERIMENT_ATTR = "flags", "flag_set", "experiment"
 REASON_ATTR, DUPLICATE_ATTR, MEASURED_ATTR = "reason", "duplicate_of", "measured"
-MAX_DUPLICATES_IN_A_ROW = 50  # the sampler keeps proposing measured points: the space is exhausted
+RANDOM_AFTER_DUPLICATES = 5  # proposals already measured in a row before an unmeasured random point
+RANDOM_TRIES = 500  # random draws to find an unmeasured point before the space counts as exhausted
+
+
+def tell_duplicate(study: optuna.Study, trial: optuna.Trial, earlier: optuna.trial.FrozenTrial) -> None:
+    """A proposal measured before: TPE and random search are told the earlier result, so that their model
+    moves on (told as failed, TPE ignores it and proposes the point again and again); NSGA-II is told it
+    failed, so that copies of one point do not fill its population."""
+    import optuna
+
+    nsga = isinstance(study.sampler, optuna.samplers.NSGAIISampler)
+    if earlier.state == optuna.trial.TrialState.COMPLETE and not nsga:
+        violations = earlier.user_attrs.get(CONSTRAINTS_ATTR, [])
+        trial.set_user_attr(CONSTRAINTS_ATTR, violations)
+        for key, v in earlier.system_attrs.items():  # where Trial.set_constraint keeps them
+            if key.startswith("constraints:"):
+                trial.set_constraint(key.removeprefix("constraints:"), v)
+        study.tell(trial, earlier.values)
+    else:
+        study.tell(trial, state=optuna.trial.TrialState.FAIL)
+
+
+def unmeasured_point(space: Space, tried: set[str], *, seed: int) -> dict[str, Any] | None:
+    """A random point of the space whose flags are not in `tried`; None after RANDOM_TRIES draws."""
+    import optuna
+
+    draws = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=seed))
+    for _ in range(RANDOM_TRIES):
+        trial = draws.ask()
+        values = space.sample(trial)
+        draws.tell(trial, 0.0)
+        if " ".join(space.flags(values)) not in tried:
+            return values
+    return None
 
 
 def figure(v: float) -> str:
@@ -97,12 +130,14 @@ class Search:
                 duplicates = 0
                 continue
             duplicates += 1
-            if duplicates >= MAX_DUPLICATES_IN_A_ROW:
-                self.events.note(
-                    f"the sampler proposed {duplicates} measured configurations in a row: the space is "
-                    "exhausted, stopping"
-                )
-                return
+            if duplicates >= RANDOM_AFTER_DUPLICATES:  # the sampler is stuck on what it knows
+                tried = {str(t.user_attrs.get(FLAGS_ATTR)) for t in self.study.get_trials(deepcopy=False)}
+                point = unmeasured_point(self.space, tried, seed=len(tried))
+                if point is None:
+                    self.events.note("every configuration of the space was tried: the search ends")
+                    return
+                self.study.enqueue_trial(point)
+                duplicates = 0
 
     def finish_interrupted(self) -> None:
         """Candidates of this worker's experiment left running by a run that was killed: their trials that
@@ -149,11 +184,9 @@ class Search:
         trial.set_user_attr(EXPERIMENT_ATTR, self.experiment_id)
         earlier = self._same(key, trial.number)
         if earlier is not None:
-            # Not a new observation: told as failed, so that copies of one point do not weigh in the
-            # sampler's model (TPE's good set, NSGA-II's population) as if it had been measured again.
             trial.set_user_attr(DUPLICATE_ATTR, earlier.number)
             trial.set_user_attr(REASON_ATTR, f"duplicate of #{earlier.number}")
-            self.study.tell(trial, state=optuna.trial.TrialState.FAIL)
+            tell_duplicate(self.study, trial, earlier)
             return None, False
         verdict = self._verdict(flags)
         if not verdict.accepted:

@@ -108,7 +108,9 @@ def tune(
     runner.store.add_to_environment(experiment, STUDY_KEY, {"study": name, "jdk": jdk.name})
     directions = [o.direction for o in setup.objectives]
     # Workers sharing a study each draw their own points (the spec's seed and their experiment's id).
-    sampler = make_sampler(spec.tune.algorithm, len(directions), spec.tune.seed + experiment)
+    sampler = make_sampler(
+        spec.tune.algorithm, len(directions), spec.tune.seed + experiment, spec.tune.budget.trials
+    )
     pruner = make_pruner(spec, setup.objectives)
     study = open_study(runner.store.url, name, directions, sampler, pruner)
 

@@ -21,10 +21,18 @@ def study_name(spec_name: str, spec_hash: str) -> str:
     return f"jvmlab:{spec_name}:{spec_hash[:12]}"
 
 
-def make_sampler(algorithm: str, objectives: int, seed: int) -> optuna.samplers.BaseSampler:
+def startup_trials(budget: int | None) -> int:
+    """TPE's random start: a quarter of the budget, 3 to 10 candidates (on a small budget a fixed 10 would
+    leave TPE nothing to model; bench/tune_search.py)."""
+    return 10 if budget is None else max(3, min(10, budget // 4))
+
+
+def make_sampler(
+    algorithm: str, objectives: int, seed: int, budget: int | None = None
+) -> optuna.samplers.BaseSampler:
     """TPE for one objective, NSGA-II for several ("auto"); random search as the baseline. TPE's constant
     liar keeps workers sharing a study from proposing the same point while it is measured. Constraints
-    reach the samplers through `Trial.set_constraint` (search.py)."""
+    reach the samplers through `Trial.set_constraint` (search.py). `budget`: the candidates to measure."""
     import warnings
 
     import optuna
@@ -40,7 +48,7 @@ def make_sampler(algorithm: str, objectives: int, seed: int) -> optuna.samplers.
         multivariate=True,
         group=True,  # the collectors' own knobs: a conditional space
         constant_liar=True,
-        n_startup_trials=min(10, 5 + objectives * 2),
+        n_startup_trials=startup_trials(budget),
     )
 
 
