@@ -121,3 +121,33 @@ def test_flags_equal_to_the_defaults_are_left_out():
     assert is_default("-XX:MetaspaceSize=21m", defaults) and is_default("-XX:+UseG1GC", defaults)
     kept, dropped = without_defaults(["-XX:+UseG1GC", "-Xmx512m", "-XX:MaxGCPauseMillis=200"], defaults)
     assert (kept, dropped) == (["-Xmx512m"], ["-XX:+UseG1GC", "-XX:MaxGCPauseMillis=200"])
+
+
+def test_a_duplicate_is_told_the_earlier_result_except_to_nsga2_and_random_points_fill_the_gaps():
+    import optuna
+
+    from jvmlab.tune.search import tell_duplicate, unmeasured_point
+    from jvmlab.tune.study import make_sampler, startup_trials
+
+    for algorithm, state in (
+        ("tpe", optuna.trial.TrialState.COMPLETE),
+        ("nsga2", optuna.trial.TrialState.FAIL),
+    ):
+        study = optuna.create_study(directions=["maximize"], sampler=make_sampler(algorithm, 1, 1))
+        first = study.ask()
+        first.set_constraint("rss_peak_mb <= 2048", -10.0)
+        study.tell(first, 5.0)
+        again = study.ask()
+        tell_duplicate(study, again, study.trials[0])
+        assert study.trials[1].state == state
+        if state == optuna.trial.TrialState.COMPLETE:
+            assert study.trials[1].values == [5.0]
+            assert study.trials[1].system_attrs["constraints:rss_peak_mb <= 2048"] == -10.0
+    space = build_space(
+        major=21, have=HAVE, cpus=1, builtin=False, exclude=[], heap_mb=(64, 512),
+        params=spec('objectives = [{ measure = "ops_per_s" }]\n[tune.params.gc]\n'
+                    'choices = ["-XX:+UseG1GC", "-XX:+UseSerialGC"]').tune.params,  # type: ignore[union-attr]
+    )  # fmt: skip
+    assert unmeasured_point(space, {"-XX:+UseG1GC"}, seed=1) == {"gc": "-XX:+UseSerialGC"}
+    assert unmeasured_point(space, {"-XX:+UseG1GC", "-XX:+UseSerialGC"}, seed=1) is None
+    assert [startup_trials(b) for b in (None, 6, 24, 40, 400)] == [10, 3, 6, 10, 10]
