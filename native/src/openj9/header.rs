@@ -66,8 +66,10 @@ impl State {
             if tag.end {
                 self.close(p);
             } else {
-                if p.fmt.first_time_s == Some(0.0) && p.cols.base + p.cols.len() == 0 {
-                    p.fmt.jvm_start_seen = true; // the log starts with the GC's start-up
+                // The GC's start-up is the stanza of id 1; a rotated file opens with a copy of a later id
+                // stamped when the file was opened.
+                if tag.int(b"id") == Some(1) && p.fmt.first_time_s == Some(0.0) {
+                    p.fmt.jvm_start_seen = true;
                 }
                 self.inside = !tag.empty;
             }

@@ -1,8 +1,9 @@
 """Inputs as the user names them -> ordered sources for the native parser.
 
 An input is a file (plain or gzip), a zip archive, or a directory. Files of one rotated set (JDK 8
-`gc.log.0 ... gc.log.N.current`, JDK 9+ `gc.log, gc.log.0, ...`) form one log, ordered by the time of
-their first line (rotation wraps around, so names alone do not give the order).
+`gc.log.0 ... gc.log.N.current`, JDK 9+ `gc.log, gc.log.0, ...`, OpenJ9 `-Xverbosegclog:gc%seq.log,X,Y`
+`gc001.log ... gc00X.log` or, without `%seq` in the name, `gc.log.001 ...`) form one log, ordered by the
+time of their first line (rotation wraps around, so names alone do not give the order).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from pathlib import Path
 from jvmlab.errors import InputError
 
 _ROTATION = re.compile(r"^(?P<base>.+?)(?:\.(?P<index>\d+))?(?P<current>\.current)?$")
+# OpenJ9's %seq (or #) inside the name: a number of 3 or more digits (001, 002, ...), the last in the name.
+_SEQUENCE = re.compile(r"^(?P<before>.*?)(?P<seq>\d{3,})(?P<after>\D+)$")
 _UPTIME = re.compile(rb"^\[(?:[^\]]*\]\[)*?(\d+(?:[.,]\d+)?)(s|ms)\]|^(?:\S+: )?(\d+\.\d+): \[", re.M)
 _DATE = re.compile(rb"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[.,]\d{3})")
 
@@ -39,9 +42,14 @@ def _strip_compression(name: str) -> str:
     return name[:-3] if name.endswith(".gz") else name
 
 
-def rotation_key(name: str) -> tuple[str, int, bool]:
-    """(base name, index, is current) of a rotated file name."""
-    m = _ROTATION.match(_strip_compression(Path(name).name))
+def rotation_key(name: str, *, openj9: bool = False) -> tuple[str, int, bool]:
+    """(base name, index, is current) of a rotated file name. `openj9`: the file is OpenJ9 verbose GC, whose
+    sequence number may sit inside the name (`gc001.log`)."""
+    plain = _strip_compression(Path(name).name)
+    seq = _SEQUENCE.match(plain) if openj9 else None
+    if seq is not None:
+        return seq["before"] + "%seq" + seq["after"], int(seq["seq"]), False
+    m = _ROTATION.match(plain)
     assert m is not None
     index = int(m["index"]) if m["index"] is not None else -1
     return m["base"], index, m["current"] is not None
@@ -108,13 +116,25 @@ def _is_junk(name: str) -> bool:
     return "__MACOSX/" in name or Path(name).name.startswith(".")
 
 
+def _numbered_openj9(src: Source) -> bool:
+    """Whether a file whose name holds a sequence number (`gc001.log`) is OpenJ9 verbose GC."""
+    if _SEQUENCE.match(_strip_compression(Path(src.name).name)) is None:
+        return False
+    from jvmlab.gclog.sniff import is_openj9  # sniff reads sources: imported here, not at the top
+
+    try:
+        return is_openj9(read_head(src, 4096))
+    except (OSError, InputError):
+        return False
+
+
 def order_rotated(sources: list[Source]) -> list[Source]:
     """Orders the files of one rotated set by the time of their first line, then by index."""
     if len(sources) < 2:
         return sources
 
     def key(s: Source) -> tuple[float, int]:
-        _, index, current = rotation_key(s.name)
+        _, index, current = rotation_key(s.name, openj9=_numbered_openj9(s))
         t = first_time(read_head(s))
         # JDK 8 writes gc.log.N.current last; JDK 9+ writes the unnumbered file last.
         fallback = 1_000_000 if current or index < 0 else index
@@ -134,6 +154,6 @@ def resolve(args: list[str]) -> list[list[Source]]:
                 if src.entry is None
                 else src.path + "!" + str(Path(src.entry).parent)
             )
-            base, _, _ = rotation_key(src.name)
+            base, _, _ = rotation_key(src.name, openj9=_numbered_openj9(src))
             groups.setdefault((container, base), []).append(src)
     return [order_rotated(g) for g in groups.values()]
