@@ -1,12 +1,15 @@
-"""Builds large GC logs for the parse benchmark by repeating a real log with shifted time stamps and GC ids.
+"""Builds large GC logs for the parse benchmark by repeating a real log with shifted time stamps and GC ids
+(OpenJ9: the gencon cycles transcribed from the OpenJ9 documentation, tests/gclog/openj9/gencon.xml).
 
     .venv/bin/python bench/make_logs.py                 # both logs at 520 MB, under build/bench/
     .venv/bin/python bench/make_logs.py --size-mb 20    # a 20 MB slice (for profiling)
     .venv/bin/python bench/make_logs.py --verify        # also parse each result and check its event count
 
-A log is cut into a header (start-up lines), a body (first to last line that belongs to a GC) and a trailer
-(exit lines). The output is header + body x copies + trailer. Copy k is shifted by k x `period_s` seconds
-(uptime, uptimemillis, time/utctime and JDK 8 date and uptime stamps) and its `GC(N)` ids by k x `id_step`,
+A log is cut into a header (start-up lines), a body (first to last line that belongs to a GC; OpenJ9: first
+`<exclusive-start>` to last `<exclusive-end>`) and a trailer (exit lines). The output is header + body x
+copies + trailer. Copy k is shifted by k x `period_s` seconds (uptime, uptimemillis, time/utctime and JDK 8
+date and uptime stamps; OpenJ9 `timestamp` attributes) and its `GC(N)` ids (OpenJ9: every `id` and non-zero
+`contextid`) by k x `id_step`,
 so time and ids keep increasing. The shift is a whole number of seconds: the milliseconds of every stamp stay
 as written, only the integer seconds (and, for dates, the calendar part) are re-rendered.
 
@@ -47,7 +50,7 @@ class LogSpec:
 
     name: str
     source: Path
-    grammar: str  # "unified" (-Xlog decorators, GC(N) ids) or "legacy" (JDK 8 date and uptime stamps)
+    grammar: str  # "unified" (-Xlog decorators, GC(N) ids), "legacy" (JDK 8 dates, uptimes) or "openj9" (XML)
     description: str
 
 
@@ -72,6 +75,13 @@ SPECS: dict[str, LogSpec] = {
         "unified",
         "JDK 17 G1, -Xlog:gc*,safepoint, decorators time,utctime,uptimemillis,pid,tid,level,tags",
     ),
+    # Not in gclog_parse.py's default run: bench/openj9_parse.py runs it beside "g1".
+    "openj9-gencon": LogSpec(
+        "openj9-gencon",
+        ROOT / "tests/gclog/openj9/gencon.xml",
+        "openj9",
+        "OpenJ9 gencon -verbose:gc XML: the documentation's scavenges and concurrent global cycle",
+    ),
 }
 DEFAULT_LOGS = ("g1", "cms")
 
@@ -89,6 +99,11 @@ _GC_ID = re.compile(rb"GC\((\d+)\)")
 _LEGACY_STAMP = re.compile(
     rb"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d{3}[+-]\d{4}: (?:(\d+)\.\d{3}: )?|(?<![\d.])(\d+)\.\d{3}: (?=\[)"
 )
+
+
+# OpenJ9: timestamp="2020-10-18T13:35:44.594" (no zone), and the event ids that link cycles and increments.
+_J9_DATE = re.compile(rb'timestamp="(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d{3}"')
+_J9_ID = re.compile(rb'(?<![\w-])(?:id|contextid)="([1-9]\d*)"')
 
 
 @dataclass(frozen=True)
@@ -181,6 +196,12 @@ def _legacy_stamps(line: bytes, at: int) -> list[tuple[int, int, int, int]]:
     return out
 
 
+def _openj9_stamps(line: bytes, at: int) -> list[tuple[int, int, int, int]]:
+    out = [(at + m.start(1), at + m.end(1), DATE, _epoch_s(m.group(1))) for m in _J9_DATE.finditer(line)]
+    out += [(at + m.start(1), at + m.end(1), GC_ID, int(m.group(1))) for m in _J9_ID.finditer(line)]
+    return sorted(out)
+
+
 def _uptime_s(kind: int, value: int) -> float | None:
     return {UPTIME_S: value, UPTIME_MS: value / 1e3, UPTIME_NS: value / 1e9}.get(kind)
 
@@ -191,13 +212,16 @@ def load_template(spec: LogSpec) -> Template:
     if not text.endswith(b"\n"):
         text += b"\n"
     lines = text.splitlines(keepends=True)
-    is_gc = (lambda ln: b"GC(" in ln) if spec.grammar == "unified" else (lambda ln: bool(ln.strip()))
+    is_gc = {
+        "unified": lambda ln: b"GC(" in ln,
+        "openj9": lambda ln: ln.lstrip().startswith((b"<exclusive-start", b"<exclusive-end")),
+    }.get(spec.grammar, lambda ln: bool(ln.strip()))
     gc_lines = [i for i, ln in enumerate(lines) if is_gc(ln)]
     if not gc_lines:
         raise ValueError(f"{spec.source}: no GC lines to repeat")
     first, last = gc_lines[0], gc_lines[-1] + 1
     parts = [b"".join(lines[:first]), b"".join(lines[first:last]), b"".join(lines[last:])]
-    find = _unified_stamps if spec.grammar == "unified" else _legacy_stamps
+    find = {"unified": _unified_stamps, "openj9": _openj9_stamps}.get(spec.grammar, _legacy_stamps)
     cut = [_cut(p, _stamps_of(p, find)) for p in parts]
     body = cut[1]
     pairs = zip(body.kinds.tolist(), body.values.tolist(), strict=True)

@@ -58,14 +58,41 @@ pub fn parse(raw: &[u8]) -> Option<Markup<'_>> {
 }
 
 impl<'a> Tag<'a> {
-    /// The value of attribute `key` as written (entities left as they are), or None.
+    /// The value of attribute `key` as written (entities left as they are), or None. One pass over the
+    /// attributes with plain loops: they are short, and most tags are asked for one or two.
     pub fn attr(&self, key: &[u8]) -> Option<&'a [u8]> {
-        self.attrs().find(|(k, _)| *k == key).map(|(_, v)| v)
-    }
-
-    /// Every `key="value"` (or `key='value'`) pair, in order; stops at the first malformed one.
-    pub fn attrs(&self) -> Attrs<'a> {
-        Attrs { rest: self.attrs }
+        let s = self.attrs;
+        let mut i = 0;
+        while i < s.len() {
+            while i < s.len() && is_space(s[i]) {
+                i += 1;
+            }
+            let name_start = i;
+            while i < s.len() && s[i] != b'=' && !is_space(s[i]) {
+                i += 1;
+            }
+            let name = &s[name_start..i];
+            while i < s.len() && (s[i] == b'=' || is_space(s[i])) {
+                i += 1;
+            }
+            let quote = *s.get(i)?;
+            if quote != b'"' && quote != b'\'' {
+                return None;
+            }
+            let value_start = i + 1;
+            i = value_start;
+            while i < s.len() && s[i] != quote {
+                i += 1;
+            }
+            if i >= s.len() {
+                return None; // an unclosed value: a cut tag
+            }
+            if name == key {
+                return Some(&s[value_start..i]);
+            }
+            i += 1;
+        }
+        None
     }
 
     /// A number attribute (`durationms="5.290"`, `total="469762048"`), or None.
@@ -84,29 +111,6 @@ impl<'a> Tag<'a> {
             Some((x, n)) if n == v.len() => Some(x),
             _ => None,
         }
-    }
-}
-
-pub struct Attrs<'a> {
-    rest: &'a [u8],
-}
-
-impl<'a> Iterator for Attrs<'a> {
-    type Item = (&'a [u8], &'a [u8]);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let s = self.rest;
-        let start = s.iter().position(|&b| !is_space(b))?;
-        let eq = start + memchr::memchr(b'=', &s[start..])?;
-        let key = crate::numbers::trim_end(&s[start..eq]);
-        let after = eq + 1 + s[eq + 1..].iter().position(|&b| !is_space(b))?;
-        let quote = s[after];
-        if quote != b'"' && quote != b'\'' {
-            return None;
-        }
-        let close = after + 1 + memchr::memchr(quote, &s[after + 1..])?;
-        self.rest = &s[close + 1..];
-        Some((key, &s[after + 1..close]))
     }
 }
 

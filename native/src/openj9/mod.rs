@@ -234,16 +234,21 @@ impl OpenJ9 {
             }
             return LineClass::Ignored;
         }
-        if let Some(wall) = tag.attr(b"timestamp").and_then(stamps::wall_ms) {
+        let wall = if !tag.end && stamps::is_dated(tag.name) {
+            tag.attr(b"timestamp").and_then(stamps::wall_ms)
+        } else {
+            None
+        };
+        if let Some(wall) = wall {
             p.set_line_time(None, Some(wall), raw);
         }
         if let Some(class) = self.header.tag(p, tag) {
             return class;
         }
-        if let Some(class) = self.records.tag(p, tag) {
+        if let Some(class) = self.records.tag(p, tag, wall) {
             return class;
         }
-        self.modern.tag(p, tag)
+        self.modern.tag(p, tag, wall)
     }
 }
 

@@ -190,66 +190,69 @@ pub struct State {
 
 /// Elements of the format whose content makes no row (details of operations, allocation statistics,
 /// metronome triggers and counters).
-const DETAILS: &[&[u8]] = &[
-    b"response-info",
-    b"af-end",
-    b"sys-end",
-    b"allocation-satisfied",
-    b"allocation-unsatisfied",
-    b"allocation-stats",
-    b"allocated-bytes",
-    b"largest-consumer",
-    b"remembered-set",
-    b"pending-finalizers",
-    b"arraylet-reference",
-    b"arraylet-primitive",
-    b"arraylet-unknown",
-    b"numa",
-    b"offheap-objects",
-    b"continuation-objects",
-    b"cpu-util",
-    b"cold-mem-info",
-    b"trace-info",
-    b"cardclean-info",
-    b"finalization",
-    b"ownableSynchronizers",
-    b"continuations",
-    b"offheap",
-    b"references",
-    b"stringconstants",
-    b"object-monitors",
-    b"classunload-info",
-    b"remembered-set-cleared",
-    b"compact-info",
-    b"scavenger-info",
-    b"memory-copied",
-    b"scan",
-    b"card-cleaning",
-    b"trace",
-    b"memory-cardclean",
-    b"memory-traced",
-    b"regions",
-    b"heap-resize",
-    b"heap-fixup",
-    b"concurrent-halted",
-    b"halted",
-    b"traced",
-    b"cards",
-    b"concurrent-collection-end",
-    b"concurrent-mark-start",
-    b"event",
-    b"trigger-start",
-    b"trigger-end",
-    b"exclusiveaccess-info",
-    b"nondeterministic-sweep",
-    b"free-mem",
-    b"free-mem-delta",
-    b"thread-priority",
-    b"work-packet-overflow",
-    b"non-monotonic-time",
-    b"utilization-tracker-overflow",
-    b"out-of-memory",
-];
+fn is_detail(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"response-info"
+            | b"af-end"
+            | b"sys-end"
+            | b"allocation-satisfied"
+            | b"allocation-unsatisfied"
+            | b"allocation-stats"
+            | b"allocated-bytes"
+            | b"largest-consumer"
+            | b"remembered-set"
+            | b"pending-finalizers"
+            | b"arraylet-reference"
+            | b"arraylet-primitive"
+            | b"arraylet-unknown"
+            | b"numa"
+            | b"offheap-objects"
+            | b"continuation-objects"
+            | b"cpu-util"
+            | b"cold-mem-info"
+            | b"trace-info"
+            | b"cardclean-info"
+            | b"finalization"
+            | b"ownableSynchronizers"
+            | b"continuations"
+            | b"offheap"
+            | b"references"
+            | b"stringconstants"
+            | b"object-monitors"
+            | b"classunload-info"
+            | b"remembered-set-cleared"
+            | b"compact-info"
+            | b"scavenger-info"
+            | b"memory-copied"
+            | b"scan"
+            | b"card-cleaning"
+            | b"trace"
+            | b"memory-cardclean"
+            | b"memory-traced"
+            | b"regions"
+            | b"heap-resize"
+            | b"heap-fixup"
+            | b"concurrent-halted"
+            | b"halted"
+            | b"traced"
+            | b"cards"
+            | b"concurrent-collection-end"
+            | b"concurrent-mark-start"
+            | b"event"
+            | b"trigger-start"
+            | b"trigger-end"
+            | b"exclusiveaccess-info"
+            | b"nondeterministic-sweep"
+            | b"free-mem"
+            | b"free-mem-delta"
+            | b"thread-priority"
+            | b"work-packet-overflow"
+            | b"non-monotonic-time"
+            | b"utilization-tracker-overflow"
+            | b"out-of-memory"
+    )
+}
 
 /// Scavenge warnings that say what happened to the collection: a suffix of the pause's phase.
 const WARNING_SUFFIXES: [(&[u8], &[u8]); 1] = [(
@@ -258,11 +261,11 @@ const WARNING_SUFFIXES: [(&[u8], &[u8]); 1] = [(
 )];
 
 impl State {
-    pub fn tag(&mut self, p: &mut Parser, tag: &Tag) -> LineClass {
+    pub fn tag(&mut self, p: &mut Parser, tag: &Tag, wall: Option<i64>) -> LineClass {
         if tag.end {
             return self.end_tag(p, tag.name);
         }
-        let class = self.start_tag(p, tag);
+        let class = self.start_tag(p, tag, wall);
         // An empty tag also ends its element (a `<mem>` reader counts its own empty tags).
         if tag.empty && class != LineClass::UnknownGc && !matches!(tag.name, b"mem" | b"mem-info") {
             self.end_tag(p, tag.name);
@@ -270,8 +273,7 @@ impl State {
         class
     }
 
-    fn start_tag(&mut self, p: &mut Parser, tag: &Tag) -> LineClass {
-        let wall = tag.attr(b"timestamp").and_then(super::stamps::wall_ms);
+    fn start_tag(&mut self, p: &mut Parser, tag: &Tag, wall: Option<i64>) -> LineClass {
         match tag.name {
             b"exclusive-start" => {
                 if self.window.open && self.window.start_ms != NULL_I64 {
@@ -381,7 +383,7 @@ impl State {
                 }
                 return LineClass::Ignored;
             }
-            name if DETAILS.contains(&name) => return LineClass::Ignored,
+            name if is_detail(name) => return LineClass::Ignored,
             _ => return LineClass::UnknownGc,
         }
         LineClass::Matched

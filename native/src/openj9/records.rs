@@ -50,31 +50,33 @@ pub struct State {
 }
 
 /// Elements of the records that carry no figure used.
-const DETAILS: &[&[u8]] = &[
-    b"minimum",
-    b"refs",
-    b"refs_cleared",
-    b"finalization",
-    b"classloadersunloaded",
-    b"flipped",
-    b"scavenger",
-    b"soa",
-    b"loa",
-    b"timesms",
-    b"stats",
-    b"traced",
-    b"cards",
-    b"warning",
-    b"expansion",
-    b"contraction",
-    b"compaction",
-    b"threads",
-];
+fn is_detail(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"minimum"
+            | b"refs"
+            | b"refs_cleared"
+            | b"finalization"
+            | b"classloadersunloaded"
+            | b"flipped"
+            | b"scavenger"
+            | b"soa"
+            | b"loa"
+            | b"timesms"
+            | b"stats"
+            | b"traced"
+            | b"cards"
+            | b"warning"
+            | b"expansion"
+            | b"contraction"
+            | b"compaction"
+            | b"threads"
+    )
+}
 
 impl State {
     /// The tags of the records; None for a tag they do not hold (the modern format's).
-    pub fn tag(&mut self, p: &mut Parser, tag: &Tag) -> Option<LineClass> {
-        let wall = tag.attr(b"timestamp").and_then(super::stamps::wall_ms);
+    pub fn tag(&mut self, p: &mut Parser, tag: &Tag, wall: Option<i64>) -> Option<LineClass> {
         match tag.name {
             b"af" | b"sys" if !tag.end => {
                 let cause = if tag.name == b"af" {
@@ -310,7 +312,7 @@ impl State {
 }
 
 fn detail(name: &[u8]) -> LineClass {
-    if DETAILS.contains(&name) {
+    if is_detail(name) {
         LineClass::Ignored
     } else {
         LineClass::UnknownGc

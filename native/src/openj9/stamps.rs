@@ -4,6 +4,48 @@
 
 use crate::decorators::parse_iso8601_prefix;
 
+/// Whether a tag of this name carries a `timestamp` (the details inside events carry none: most lines are
+/// those, and their attributes are not searched).
+pub fn is_dated(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"initialized"
+            | b"exclusive-start"
+            | b"exclusive-end"
+            | b"af-start"
+            | b"af-end"
+            | b"sys-start"
+            | b"sys-end"
+            | b"allocation-taxation"
+            | b"cycle-start"
+            | b"cycle-continue"
+            | b"cycle-end"
+            | b"gc-start"
+            | b"gc-end"
+            | b"gc-op"
+            | b"concurrent-kickoff"
+            | b"concurrent-global-final"
+            | b"concurrent-collection-start"
+            | b"concurrent-collection-end"
+            | b"concurrent-aborted"
+            | b"concurrent-halted"
+            | b"concurrent-start"
+            | b"concurrent-end"
+            | b"percolate-collect"
+            | b"heap-resize"
+            | b"heap-fixup"
+            | b"event"
+            | b"trigger-start"
+            | b"trigger-end"
+            | b"non-monotonic-time"
+            | b"utilization-tracker-overflow"
+            | b"out-of-memory"
+            | b"af"
+            | b"sys"
+            | b"con"
+    )
+}
+
 /// Milliseconds since the epoch of a timestamp as printed, or None when it is neither form.
 pub fn wall_ms(s: &[u8]) -> Option<i64> {
     if s.first().is_some_and(u8::is_ascii_digit) {
