@@ -114,6 +114,7 @@ demo-regress: setup jdks profiler
 
 bench: setup profiler
 	$(BIN)/python bench/gclog_parse.py
+	$(BIN)/python bench/openj9_parse.py
 	$(BIN)/python bench/jit_parse.py
 	$(BIN)/python bench/advise.py
 	$(BIN)/python bench/load_driver.py

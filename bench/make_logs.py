@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 ROOT = Path(__file__).resolve().parents[1]
 OUT_DIR = ROOT / "build" / "bench"
 GCLOGS = Path("/work/shared/gclogs")
@@ -223,6 +223,8 @@ def load_template(spec: LogSpec) -> Template:
     parts = [b"".join(lines[:first]), b"".join(lines[first:last]), b"".join(lines[last:])]
     find = {"unified": _unified_stamps, "openj9": _openj9_stamps}.get(spec.grammar, _legacy_stamps)
     cut = [_cut(p, _stamps_of(p, find)) for p in parts]
+    if spec.grammar == "openj9":
+        cut[1] = _compact_ids(cut[1])
     body = cut[1]
     pairs = zip(body.kinds.tolist(), body.values.tolist(), strict=True)
     seconds = [t for t in (_uptime_s(k, v) for k, v in pairs) if t is not None]
@@ -233,6 +235,19 @@ def load_template(spec: LogSpec) -> Template:
     ids = body.values[body.kinds == GC_ID]
     id_step = int(ids.max() - ids.min() + 1) if ids.size else 0
     return Template(cut[0], body, cut[2], int(math.ceil(span)) + 2, id_step, len(parts[1]))
+
+
+def _compact_ids(part: Stamped) -> Stamped:
+    """OpenJ9 ids numbered 1, 2, 3... in their order (excerpts of one run jump, from 13 to 12362): a copy
+    then takes as many ids as a real log's cycles do. `contextid` values follow their cycle's `id`."""
+    mask = part.kinds == GC_ID
+    ids = part.values[mask]
+    if not ids.size:
+        return part
+    distinct = np.unique(ids)
+    values = part.values.copy()
+    values[mask] = np.searchsorted(distinct, ids) + distinct.min()
+    return Stamped(part.pieces, part.kinds, values)
 
 
 def _stamps_of(text: bytes, find: Callable[[bytes, int], list]) -> list[tuple[int, int, int, int]]:
