@@ -4,7 +4,8 @@ from collections.abc import Callable
 from typing import Any
 
 def parse_logs(sources: list[tuple[str, str | None]]) -> dict[str, Any]:
-    """Parse GC log sources (path, zip entry or None), in order, as one log.
+    """Parse GC log sources (path, zip entry or None), in order, as one log: HotSpot text (JDK 8 and
+    unified logging) or OpenJ9 / IBM J9 verbose GC XML, detected from the log's lines.
 
     Returns {"columns": {name: numpy array}, "categories": {column: [values]},
     "diagnostics": {...}, "format": {...}}. Categorical columns hold codes, 0 meaning null and

@@ -52,7 +52,8 @@ class SummaryView:
 def format_line(s: GcSummary) -> str:
     f = s.format
     parts = [f.collector, f.generation, f"JDK {f.jdk_version}" if f.jdk_version else "JDK version not shown"]
-    parts.append("decorators: " + (", ".join(f.decorators) or "none"))
+    if f.generation != "openj9":  # OpenJ9's XML has time stamps of its own, no decorators
+        parts.append("decorators: " + (", ".join(f.decorators) or "none"))
     return " · ".join(parts)
 
 
