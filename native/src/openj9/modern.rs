@@ -49,7 +49,7 @@ fn collection(kind: &[u8]) -> Option<(Weight, Option<&'static str>)> {
 fn concurrent_kind(kind: &[u8]) -> Option<&'static [u8]> {
     match kind {
         b"GMP work packet processing" => Some(b"concurrent-global-mark"),
-        b"concurrent scavenge" | b"scavenge" => Some(b"concurrent-scavenge"),
+        b"scavenge" => Some(b"concurrent-scavenge"), // gencon -Xgc:concurrentScavenge
         _ => None,
     }
 }

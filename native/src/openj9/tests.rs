@@ -216,3 +216,78 @@ fn hotspot_logs_never_turn_openj9() {
     let p = parse("[0.295s][info][gc] GC(0) Pause Young (Allocation Failure) 69M->21M(247M) 108.188ms\n<verbosegc>\n");
     assert!(p.openj9.is_none());
 }
+
+/// Written after the element formats of OMR's VerboseHandlerOutput (concurrent-start/-end of type
+/// "scavenge"): no documented example of a concurrent scavenge exists.
+#[test]
+fn a_concurrent_scavenge_is_two_young_pauses_and_a_concurrent_row() {
+    let log = r#"<verbosegc>
+<exclusive-start id="1" timestamp="2020-01-01T00:00:00.000" intervalms="0" />
+<af-start id="2" totalBytesRequested="8" timestamp="2020-01-01T00:00:00.000" intervalms="0" />
+<cycle-start id="3" type="scavenge" contextid="0" timestamp="2020-01-01T00:00:00.000" intervalms="0" />
+<gc-start id="4" type="scavenge" contextid="3" timestamp="2020-01-01T00:00:00.000" />
+<gc-end id="5" type="scavenge" contextid="3" durationms="0.5" timestamp="2020-01-01T00:00:00.001" />
+<concurrent-start id="6" type="scavenge" contextid="3" timestamp="2020-01-01T00:00:00.001" />
+<exclusive-end id="7" timestamp="2020-01-01T00:00:00.001" durationms="0.9" />
+<concurrent-end id="8" type="scavenge" contextid="3" timestamp="2020-01-01T00:00:00.020">
+<gc-op id="9" type="scavenge" timems="18.5" contextid="3" timestamp="2020-01-01T00:00:00.020" />
+</concurrent-end>
+<exclusive-start id="10" timestamp="2020-01-01T00:00:00.021" intervalms="0" />
+<gc-start id="11" type="scavenge" contextid="3" timestamp="2020-01-01T00:00:00.021" />
+<gc-end id="12" type="scavenge" contextid="3" durationms="0.4" timestamp="2020-01-01T00:00:00.021" />
+<cycle-end id="13" type="scavenge" contextid="3" timestamp="2020-01-01T00:00:00.021" />
+<exclusive-end id="14" timestamp="2020-01-01T00:00:00.022" durationms="0.6" />
+</verbosegc>
+"#;
+    let p = parse(log);
+    let kinds: Vec<&str> = (0..p.cols.len()).map(|r| kind(&p, r)).collect();
+    assert_eq!(kinds, ["young", "concurrent-scavenge", "young"]);
+    assert_eq!(p.cols.duration_ms[1], 18.5);
+    assert_eq!(p.cols.gc_id, [3, 3, 3]);
+    assert_eq!(p.diag.lines_unknown, 0);
+}
+
+/// Written after the records of IBM J9 for Java 5 and 6 (a nursery allocation failure: its scavenger's
+/// `<tenured objectcount>` is promotion, not the tenured space); the shared corpus has global ones only.
+#[test]
+fn a_java5_nursery_record_is_a_young_pause_with_the_spaces_before_and_after() {
+    let log = r#"<verbosegc version="20090417_AA">
+<af type="nursery" id="3" timestamp="Oct 07 11:46:20 2012" intervalms="512.000">
+  <minimum requested_bytes="40" />
+  <time exclusiveaccessms="0.050" />
+  <nursery freebytes="0" totalbytes="1000" percent="0" />
+  <tenured freebytes="5000" totalbytes="9000" percent="55" >
+    <soa freebytes="4000" totalbytes="8000" percent="50" />
+    <loa freebytes="1000" totalbytes="1000" percent="100" />
+  </tenured>
+  <gc type="scavenger" id="3" totalid="7" intervalms="512.100">
+    <flipped objectcount="10" bytes="300" />
+    <tenured objectcount="5" bytes="100" />
+    <scavenger tiltratio="50" />
+    <nursery freebytes="700" totalbytes="1000" percent="70" tenureage="10" />
+    <tenured freebytes="4900" totalbytes="9000" percent="54" >
+      <soa freebytes="3900" totalbytes="8000" percent="48" />
+      <loa freebytes="1000" totalbytes="1000" percent="100" />
+    </tenured>
+    <time totalms="3.200" />
+  </gc>
+  <nursery freebytes="660" totalbytes="1000" percent="66" />
+  <tenured freebytes="4900" totalbytes="9000" percent="54" >
+    <soa freebytes="3900" totalbytes="8000" percent="48" />
+    <loa freebytes="1000" totalbytes="1000" percent="100" />
+  </tenured>
+  <time totalms="3.500" />
+</af>
+</verbosegc>
+"#;
+    let p = parse(log);
+    assert_eq!(p.cols.len(), 1);
+    assert_eq!(kind(&p, 0), "young");
+    assert_eq!((p.cols.pause_ms[0], p.cols.gc_id[0]), (3.5, 7));
+    let s = &p.cols.sizes;
+    assert_eq!((s[0][0], s[1][0], s[2][0]), (5000, 4400, 10000)); // heap = nursery + tenured
+    assert_eq!((s[3][0], s[4][0]), (1000, 300));
+    assert_eq!((s[6][0], s[7][0], s[8][0]), (4000, 4100, 9000));
+    assert_eq!(p.collector(), "gencon");
+    assert_eq!(p.diag.lines_unknown, 0);
+}
