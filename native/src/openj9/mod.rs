@@ -4,20 +4,24 @@
 //! The log is read line by line like every other format; the tags of a line are found with memchr and an
 //! element cut by a line end is kept until its `>`. Three sets of rules read the tags:
 //! - `header`: the `<initialized>` stanza (GC policy, heap, system, VM arguments);
-//! - `modern`: IBM J9 R26 and later, OpenJ9 and IBM Semeru: stop-the-world windows (`<exclusive-start>` to
-//!   `<exclusive-end>`), cycles and their increments, concurrent work, metronome heartbeats;
+//! - `modern`: IBM J9 R26 and later, OpenJ9 and IBM Semeru: stop-the-world windows (`window`:
+//!   `<exclusive-start>` to `<exclusive-end>`), cycles and their increments, concurrent work
+//!   (`concurrent`), metronome heartbeats (`metronome`), heap snapshots (`sizes`);
 //! - `records`: IBM J9 for Java 5 and 6: `<af>`, `<sys>` and `<con>` records holding a `<gc>`.
 //!
 //! A tag no rule knows is counted as an unknown GC line (with a sample), never guessed at.
 
+mod concurrent;
 mod element;
 mod header;
+mod metronome;
 mod modern;
 mod records;
 mod sizes;
 mod stamps;
 #[cfg(test)]
 mod tests;
+mod window;
 
 use crate::columns::{Event, NULL_I64};
 use crate::diagnostics::LineClass;

@@ -6,8 +6,8 @@
 //! sweep, `aborted` ends a mark early.
 
 use super::element::Tag;
-use super::modern::{Weight, ALLOCATION_FAILURE, SYSTEM_GC};
 use super::sizes::{push_with_sizes, Sizes, OLD, YOUNG};
+use super::window::{Weight, ALLOCATION_FAILURE, SYSTEM_GC};
 use crate::columns::{Event, CAT_CONCURRENT, CAT_PAUSE, NULL_I64};
 use crate::diagnostics::LineClass;
 use crate::parser::Parser;
