@@ -327,3 +327,15 @@ def test_sequence_numbers_in_names():
     assert rotation_key("verbosegc.002.xml.gz", openj9=True) == ("verbosegc.%seq.xml", 2, False)
     assert rotation_key("verbosegc.xml.003", openj9=True)[:2] == ("verbosegc.xml", 3)
     assert rotation_key("gc001.log") == ("gc001.log", -1, False)  # a HotSpot log keeps its whole name
+
+
+def test_stderr_capture_without_the_wrapper(tmp_path):
+    """-verbose:gc on stderr, captured from its middle: no declaration, no <verbosegc>; still OpenJ9."""
+    text = (HERE / "gencon.xml").read_text()
+    path = tmp_path / "stderr.txt"
+    path.write_text(
+        "Starting the app\n" + text[text.index('<exclusive-start id="12363"') : text.index("</verbosegc>")]
+    )
+    log = jvmlab.gclog.load(path)
+    assert pauses(log)["pause_ms"].to_list() == [0.048, 24.679, 12.319]
+    assert log.diagnostics["lines_unknown"] == 0

@@ -56,7 +56,7 @@ def check(src: Source) -> None:
 # Elements only an OpenJ9 / IBM J9 verbose GC log holds (a file of a rotated set, or output captured from
 # stderr, may lack the <verbosegc> wrapper).
 _OPENJ9_TAGS = re.compile(
-    rb"<(?:verbosegc|exclusive-start|af-start|cycle-start|gc-start|af type=|sys id=)[\s>]"
+    rb"<(?:verbosegc|initialized|exclusive-start|af-start|cycle-start|gc-start)[\s>/]|<(?:af type|sys id)="
 )
 
 
