@@ -27,6 +27,8 @@ EXPLICIT_CAUSES = (
 METADATA_CAUSES = ("Metadata GC Threshold",)
 LAST_DITCH_CAUSES = ("Last ditch collection", "Metadata GC Clear Soft References")
 CONCURRENT_COLLECTORS = ("G1", "CMS")
+# The collector names of OpenJ9 / IBM J9 logs: their GC policies (rules/openj9.py).
+OPENJ9_LOGS = frozenset({"gencon", "balanced", "optavgpause", "optthruput", "metronome", "nogc", "J9"})
 
 
 @rule("explicit-gc", "Collections requested by the application or tools: System.gc(), jcmd, jmap")
@@ -54,6 +56,8 @@ def explicit_gc(f: Facts) -> Outcome:
         )
     concurrent = f.collector in CONCURRENT_COLLECTORS
     add = ["-XX:+ExplicitGCInvokesConcurrent"] if concurrent else ["-XX:+DisableExplicitGC"]
+    if f.collector in OPENJ9_LOGS:  # OpenJ9 takes DisableExplicitGC for compatibility; this is its own
+        add = ["-Xdisableexplicitgc"]
     return make(
         "explicit-gc",
         severity,
@@ -73,7 +77,7 @@ def explicit_gc(f: Facts) -> Outcome:
         + (
             " ExplicitGCInvokesConcurrent keeps the request but runs it as a concurrent cycle."
             if concurrent
-            else " DisableExplicitGC ignores the calls."
+            else f" {add[0]} ignores the calls."
         ),
         effect=("full_gc_count", "decrease", f"about {len(full)} fewer full collections"),
         confidence=Confidence.HIGH,

@@ -1,0 +1,216 @@
+"""Rules for OpenJ9 / IBM J9 logs (issue 17; docs/advise.md#openj9): global collections that the policy
+should have avoided, a concurrent mark that started too late, scavenges that percolated to a global
+collection, and the GC policy for the goal. The flags are OpenJ9's own (`-Xgcpolicy`, `-Xconcurrentslack`,
+`-Xgc:concurrentScavenge`...), never HotSpot's."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from jvmlab.advise import thresholds as t
+from jvmlab.advise.facts import Facts
+from jvmlab.advise.finding import Confidence, Severity
+from jvmlab.advise.rules.base import (
+    Outcome,
+    evidence,
+    excerpt_counts,
+    make,
+    mib,
+    rule,
+    size_flag,
+)
+from jvmlab.advise.rules.causes import EXPLICIT_CAUSES, OPENJ9_LOGS
+
+OPENJ9_POLICIES = OPENJ9_LOGS
+# Policies with a concurrent global mark that a kickoff starts (-Xconcurrentslack and -Xconcurrentlevel
+# apply to them; not to balanced, optthruput or metronome).
+CONCURRENT_MARK_POLICIES = ("gencon", "optavgpause")
+ALLOCATION_FAILURE = "Allocation Failure"
+PERCOLATE = "scavenge + global"  # the parser's phase of a scavenge that percolated to a global collection
+# The share of the pause time spent in global collections above which they dominate.
+GLOBAL_SHARE = 0.5
+# Young pauses worth concurrent scavenge (a latency workload): the p99 of scavenges above this.
+SCAVENGE_P99_MS = 50.0
+# A heap this large with long global pauses: balanced's incremental collections fit it better.
+BALANCED_HEAP_BYTES = 8 << 30
+
+
+def is_openj9(f: Facts) -> bool:
+    return f.collector in OPENJ9_POLICIES
+
+
+def global_pauses(f: Facts) -> pl.DataFrame:
+    """Global collections not asked for by System.gc() or a tool."""
+    full = f.rows(category="pause", kind="full")
+    return full.filter(pl.col("cause").is_null() | ~pl.col("cause").is_in(list(EXPLICIT_CAUSES)))
+
+
+def bigger_heap(f: Facts, factor: float = 1.5) -> list[str]:
+    heap = f.max_heap_bytes
+    return [f"-Xmx{size_flag(heap * factor)}"] if heap else []
+
+
+@rule("openj9-concurrent-kickoff-late", "OpenJ9: the tenure area filled before the concurrent mark finished")
+def kickoff_late(f: Facts) -> Outcome:
+    if not is_openj9(f):
+        return None
+    marks = f.rows(category="concurrent").filter(
+        pl.col("kind").cast(pl.String).str.starts_with("concurrent-mark")
+    )
+    concurrent = f.collector in CONCURRENT_MARK_POLICIES or (f.collector == "J9" and not marks.is_empty())
+    failed = global_pauses(f).filter(pl.col("cause") == ALLOCATION_FAILURE)
+    if not concurrent or failed.is_empty():
+        return None
+    aborted = marks.filter(pl.col("kind") == "concurrent-mark-abort")
+    heap = f.max_heap_bytes
+    slack = [f"-Xconcurrentslack{size_flag(heap * 0.1)}"] if heap else []
+    return make(
+        "openj9-concurrent-kickoff-late",
+        Severity.WARNING if len(failed) >= t.REPEATED else Severity.INFO,
+        f"{len(failed)} global collections on allocation failure"
+        + (f", {len(aborted)} concurrent marks aborted" if len(aborted) else ""),
+        "With a concurrent policy a global collection should end a concurrent mark started in time; one "
+        "forced by an allocation failure means the tenure area filled first, and the whole heap was marked "
+        "with the application stopped.",
+        evidence(
+            failed,
+            excerpt_counts(failed, "cause"),
+            global_collections=len(failed),
+            concurrent_marks=len(marks),
+            aborted_marks=len(aborted),
+            pause_total_ms=float(failed.get_column("pause_ms").sum()),
+        ),
+        add=slack,
+        action="Start the concurrent mark earlier (-Xconcurrentslack keeps that much of the heap free), or "
+        "let it mark faster (-Xconcurrentlevel above its default 8 taxes allocating threads more), or give "
+        "the heap more room" + (f" (now {mib(heap)})." if heap else "."),
+        effect=(
+            "full_gc_count",
+            "decrease",
+            f"fewer than {len(failed)} global collections on allocation failure",
+        ),
+        confidence=Confidence.MEDIUM,
+    )
+
+
+@rule("openj9-scavenge-percolate", "OpenJ9: scavenges that percolated to a global collection")
+def scavenge_percolate(f: Facts) -> Outcome:
+    if not is_openj9(f):
+        return None
+    pauses = f.rows(category="pause")
+    rows = pauses.filter(pl.col("phase").cast(pl.String).str.contains(PERCOLATE, literal=True))
+    if rows.is_empty():
+        return None
+    return make(
+        "openj9-scavenge-percolate",
+        Severity.WARNING if len(rows) >= t.REPEATED else Severity.INFO,
+        f"{len(rows)} scavenges percolated to global collections",
+        "A scavenge that cannot finish (the tenure area has no room for what it promotes) is followed by a "
+        "global collection in the same pause: a young pause grows into a full one.",
+        evidence(
+            rows,
+            excerpt_counts(rows),
+            percolated=len(rows),
+            pause_max_ms=float(rows.get_column("pause_ms").max() or 0),  # type: ignore[arg-type]
+        ),
+        add=bigger_heap(f),
+        action="Give the tenure area room for what scavenges promote: a larger heap, or a smaller nursery "
+        "(-Xmn) if the live set is small.",
+        effect=("full_gc_count", "decrease", "no percolated scavenges"),
+        confidence=Confidence.HIGH,
+    )
+
+
+@rule("openj9-excessive-global-gc", "OpenJ9: global collections take most of the pause time")
+def excessive_global(f: Facts) -> Outcome:
+    if not is_openj9(f) or f.collector == "metronome":
+        return None
+    rows = global_pauses(f)
+    pauses = f.rows(category="pause")
+    total = float(pauses.get_column("pause_ms").sum()) if not pauses.is_empty() else 0.0
+    spent = float(rows.get_column("pause_ms").sum()) if not rows.is_empty() else 0.0
+    if len(rows) < t.REPEATED or total <= 0 or spent / total < GLOBAL_SHARE:
+        return None
+    return make(
+        "openj9-excessive-global-gc",
+        Severity.WARNING,
+        f"{len(rows)} global collections, {spent / total:.0%} of the pause time",
+        "Global collections stop the application for the whole heap; when they dominate, the heap is too "
+        "small for the live set or the policy does not fit the allocation pattern.",
+        evidence(
+            rows,
+            excerpt_counts(rows, "cause"),
+            global_collections=len(rows),
+            pause_ms=spent,
+            share=spent / total,
+        ),
+        add=bigger_heap(f),
+        action="A larger heap"
+        + (f" than {mib(f.max_heap_bytes)}" if f.max_heap_bytes else "")
+        + "; if the live set keeps growing, look for a leak (a heap dump: -Xdump:heap).",
+        effect=("pause_total_ms", "decrease", "less pause time in global collections"),
+        confidence=Confidence.MEDIUM,
+    )
+
+
+@rule("openj9-gcpolicy-for-goal", "OpenJ9: the GC policy does not fit the pause goal")
+def policy_for_goal(f: Facts) -> Outcome:
+    if not is_openj9(f):
+        return None
+    pauses = f.rows(category="pause")
+    if pauses.is_empty():
+        return None
+    latency = f.workload_kind == "latency"
+    full = global_pauses(f)
+    longest_full = float(full.get_column("pause_ms").max() or 0) if not full.is_empty() else 0.0  # type: ignore[arg-type]
+    scavenges = pauses.filter(pl.col("kind") == "young")
+    p99_young = float(scavenges.get_column("pause_ms").quantile(0.99) or 0) if len(scavenges) else 0.0
+    if f.collector == "optthruput" and (latency or longest_full >= t.LONG_PAUSE_WARNING_MS):
+        add, why = (
+            ["-Xgcpolicy:gencon"],
+            (
+                "optthruput stops the application for every collection of the whole heap; gencon collects "
+                "the nursery alone and marks the tenure area concurrently"
+            ),
+        )
+    elif (
+        f.collector == "gencon"
+        and (f.max_heap_bytes or 0) >= BALANCED_HEAP_BYTES
+        and (longest_full >= t.LONG_PAUSE_WARNING_MS)
+    ):
+        add, why = (
+            ["-Xgcpolicy:balanced"],
+            (
+                f"global collections of a {mib(f.max_heap_bytes)} heap stop for seconds; balanced collects "
+                "regions incrementally and marks the heap in increments"
+            ),
+        )
+    elif f.collector == "gencon" and latency and p99_young >= SCAVENGE_P99_MS:
+        add, why = (
+            ["-Xgc:concurrentScavenge"],
+            (
+                f"scavenges stop the application for {p99_young:.0f} ms (p99) under a latency goal; "
+                "concurrent scavenge moves most of their copying out of the pause"
+            ),
+        )
+    else:
+        return None
+    return make(
+        "openj9-gcpolicy-for-goal",
+        Severity.WARNING,
+        f"-Xgcpolicy:{f.collector} for this goal: try {add[0]}",
+        why + ".",
+        evidence(
+            pauses,
+            excerpt_counts(pauses, "kind"),
+            policy=f.collector,
+            longest_global_ms=longest_full,
+            scavenge_p99_ms=p99_young,
+            latency_goal=latency,
+        ),
+        add=add,
+        action="Run both policies as variants of one experiment (jvmlab advise --verify) and compare the "
+        "pause percentiles and the throughput: a policy change moves both.",
+        effect=("pause_p99_ms", "decrease", "shorter pauses under the new policy"),
+        confidence=Confidence.LOW,
+    )

@@ -1,0 +1,86 @@
+"""jvmlab advise on OpenJ9 / IBM J9 logs: the OpenJ9 rules read the parser's rows of the documentation's
+example logs (tests/gclog/openj9, transcribed from the OpenJ9 docs) and of IBM's samples in the shared
+corpus; where a case needs more collections than an example holds, the parsed table is extended with
+copies of its own rows (a cause or a heap size changed), so the rules see the parser's real shapes.
+OpenJ9 inputs get OpenJ9's flags, never HotSpot's."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import jvmlab
+from jvmlab.advise import advise
+from jvmlab.advise.facts import facts_from_log
+from jvmlab.metrics import summarize
+
+LOGS = Path(__file__).parents[1] / "gclog" / "openj9"
+IBM = Path(__file__).parents[2].parent / "shared" / "gclogs" / "gcviewer" / "ibm"
+
+
+def facts_of(path: Path, **changes):
+    log = jvmlab.gclog.load(str(path))
+    return dataclasses.replace(facts_from_log(log, summarize(log)), **changes)
+
+
+def with_rows(facts, rows: pl.DataFrame):
+    return dataclasses.replace(facts, log_events=pl.concat([facts.events, rows], how="vertical_relaxed"))
+
+
+def ids(facts) -> dict[str, object]:
+    return {f.id: f for f in advise(facts).findings}
+
+
+def test_a_global_collection_forced_by_allocation_failure_means_the_kickoff_was_late():
+    facts = facts_of(LOGS / "gencon.xml")
+    assert facts.collector == "gencon" and "openj9-concurrent-kickoff-late" not in ids(facts)
+    full = facts.events.filter(pl.col("kind") == "full")
+    forced = full.with_columns(pl.lit("Allocation Failure").cast(full.schema["cause"]).alias("cause"))
+    found = ids(with_rows(facts, pl.concat([forced, forced])))["openj9-concurrent-kickoff-late"]
+    assert found.severity.value == "warning" and found.evidence.figures["global_collections"] == 2
+    assert found.recommendation.add_flags[0].startswith("-Xconcurrentslack")
+    assert not any(flag.startswith("-XX:") for flag in found.recommendation.add_flags)
+
+
+def test_a_percolated_scavenge_and_global_collections_that_dominate_the_pauses():
+    facts = facts_of(LOGS / "gencon.xml")
+    young = facts.events.filter(pl.col("kind") == "young").head(1)
+    percolated = young.with_columns(
+        pl.lit("scavenge + global").cast(young.schema["phase"]).alias("phase"),
+        pl.lit("full").cast(young.schema["kind"]).alias("kind"),
+        (pl.col("pause_ms") * 40).alias("pause_ms"),
+    )
+    found = ids(with_rows(facts, pl.concat([percolated, percolated])))
+    assert found["openj9-scavenge-percolate"].evidence.figures["percolated"] == 2
+    heavy = found["openj9-excessive-global-gc"]
+    assert heavy.evidence.figures["share"] > 0.5
+    assert all(f.startswith("-Xmx") for f in heavy.recommendation.add_flags)
+
+
+def test_the_policy_for_the_goal():
+    gencon = facts_of(LOGS / "gencon.xml", workload_kind="latency")
+    young = gencon.events.filter(pl.col("kind") == "young")
+    slow = young.with_columns((pl.col("pause_ms") * 5).alias("pause_ms"))  # scavenges of 100+ ms
+    found = ids(with_rows(gencon, slow))["openj9-gcpolicy-for-goal"]
+    assert found.recommendation.add_flags == ["-Xgc:concurrentScavenge"]
+    assert "openj9-gcpolicy-for-goal" not in ids(dataclasses.replace(gencon, workload_kind="throughput"))
+    throughput = dataclasses.replace(gencon, collector="optthruput")
+    assert ids(throughput)["openj9-gcpolicy-for-goal"].recommendation.add_flags == ["-Xgcpolicy:gencon"]
+
+
+@pytest.mark.corpus
+def test_explicit_collections_on_openj9_get_openj9s_flag():
+    if not IBM.is_dir():
+        pytest.skip("no shared corpus")
+    facts = facts_of(IBM / "SampleIBMJ9_R28_sys_global.txt")
+    found = ids(facts)["explicit-gc"]
+    assert found.recommendation.add_flags == ["-Xdisableexplicitgc"]
+
+
+@pytest.mark.parametrize("name", ["gencon.xml", "balanced.xml", "balanced-global.xml", "metronome.xml"])
+def test_no_hotspot_flag_is_proposed_for_an_openj9_log(name):
+    for f in advise(facts_of(LOGS / name)).findings:
+        assert not any(flag.startswith("-XX:") for flag in f.recommendation.add_flags), (f.id, name)
