@@ -153,8 +153,9 @@ def test_a_hanging_jvm_times_out(fake_jdk):
 def test_openj9_has_no_ergonomics(fake_jdk):
     fake = fake_jdk("semeru", vendor="IBM Corporation", vm_name="Eclipse OpenJ9 VM", flags={})
     jdk = discover([Location(fake.home, "test", "home")]).jdks[0]
-    check = check_flags(jdk, ["-Xmx1g"])
+    check = check_flags(jdk, ["-Xmx1g", "-XX:+UseG1GC"])
     assert check.accepted and check.ergonomics is None and "ergonomic values are not available" in check.note
+    assert check.warnings == ("OpenJ9 ignores -XX:+UseG1GC (use -Xgcpolicy:balanced)",)
     assert check.argv[-1] == "-version" and "-XX:+PrintFlagsFinal" not in check.argv
 
 
@@ -199,3 +200,57 @@ def test_messages():
     assert warnings_in(
         "[0.1s][warning][gc] -XX:+PrintGCDetails is deprecated.\n[0.1s][info][gc] Using G1\n"
     ) == ["[0.1s][warning][gc] -XX:+PrintGCDetails is deprecated."]
+
+
+def test_openj9_options_from_its_table():
+    from jvmlab.jdk.openj9_options import openj9_verdict
+
+    assert openj9_verdict("-Xgcpolicy:balanced") == ("ok", None, None)
+    assert openj9_verdict("-Xgcpolicy:fast")[0] == "refused"
+    assert openj9_verdict("-Xfoo")[0] == "refused"
+    assert openj9_verdict("-Xverbosegclog:gc.log")[0] == "ok"
+    assert openj9_verdict("-XX:+HeapDumpOnOutOfMemoryError")[0] == "ok"  # taken for compatibility
+    status, replacement, note = openj9_verdict("-XX:+UseG1GC")
+    assert (status, replacement) == ("ignored", "-Xgcpolicy:balanced") and "ignores" in (note or "")
+    assert openj9_verdict("-XX:MaxGCPauseMillis=50")[1] == "-Xgcpolicy:metronome -Xgc:targetPauseTime=N"
+    assert openj9_verdict("-Xcomp")[1] == "-Xjit:count=0"
+    assert openj9_verdict("-X")[0] == "ok"
+
+
+def test_lint_for_openj9_without_an_openj9_jvm(cli):
+    run = cli("flags", "lint", "-XX:+UseG1GC -Xmx2g -Xgcpolicy:fast", "--jdk", "openj9", "--json")
+    assert run.code == 1, run.out + run.err  # a refused option: exit 1 as for HotSpot targets
+    import json
+
+    doc = json.loads(run.out)
+    (target,) = doc["targets"]
+    assert target["vm"] == "OpenJ9" and target["source"] == "OpenJ9 table"
+    status = {v["option"]: v["status"] for v in target["verdicts"]}
+    assert status == {"-XX:+UseG1GC": "ignored", "-Xmx2g": "ok", "-Xgcpolicy:fast": "refused"}
+
+
+def test_an_installed_openj9_is_asked_with_unknown_xx_options_refused(fake_jdk, tmp_path):
+    """A fake OpenJ9 `java` refusing what OpenJ9 refuses, in its words: unknown -X options always, unknown
+    -XX: options only under -XX:-IgnoreUnrecognizedXXColonOptions (which the lint passes)."""
+    from jvmlab.jdk.discovery import Location, discover
+    from jvmlab.jdk.lint import lint, resolve_targets
+
+    fake = fake_jdk("semeru", vendor="IBM Corporation", vm_name="Eclipse OpenJ9 VM", flags={})
+    jdk = discover([Location(fake.home, "test", "home")]).jdks[0]
+    java = fake.home / "bin" / "java"
+    real = java.with_name("java.real")
+    java.rename(real)
+    java.write_text(
+        "#!/bin/sh\n"
+        'for a in "$@"; do case "$a" in -XX:+UseFancyGC) '
+        'echo "JVMJ9VM007E Command-line option unrecognised: $a" >&2; '
+        'echo "Error: Could not create the Java Virtual Machine." >&2; exit 1;; esac; done\n'
+        f'exec "{real}" "$@"\n'
+    )
+    java.chmod(0o755)
+    (target,) = resolve_targets([jdk.name], [jdk])
+    assert target.vm == "OpenJ9" and target.jdk is not None
+    result = lint(["-Xmx1g", "-XX:+UseFancyGC"], [target])
+    status = {v.option: (v.status, v.source) for v in result.targets[0].verdicts}
+    assert status["-XX:+UseFancyGC"] == ("refused", f"asked {jdk.name}")
+    assert status["-Xmx1g"][0] == "ok"

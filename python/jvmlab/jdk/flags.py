@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from jvmlab.errors import UsageError
 from jvmlab.jdk.jvm_output import FlagValue, parse_flags_final, split_messages, warnings_in
 from jvmlab.jdk.launch import JvmOutput
 from jvmlab.jdk.model import Jdk
+from jvmlab.jdk.openj9_options import openj9_verdict
 from jvmlab.jdk.probe import run_java
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -236,7 +237,15 @@ def check_flags(
     openj9 = jdk.vm == "OpenJ9"
     extra = ("-version",) if openj9 else PRINT_FLAGS
     out = run_java(jdk.java, [*argv_flags, *extra], timeout_s)
-    return _result(jdk, label if label is not None else " ".join(argv_flags), argv_flags, out, openj9)
+    check = _result(jdk, label if label is not None else " ".join(argv_flags), argv_flags, out, openj9)
+    if openj9:  # what it ignores in silence, said (jdk/openj9_options.py)
+        ignored = []
+        for flag in argv_flags:
+            status, instead, _ = openj9_verdict(flag)
+            if status == "ignored":
+                ignored.append(f"OpenJ9 ignores {flag}" + (f" (use {instead})" if instead else ""))
+        check = replace(check, warnings=(*check.warnings, *ignored))
+    return check
 
 
 def check_matrix(

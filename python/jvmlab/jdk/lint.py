@@ -39,10 +39,12 @@ from jvmlab.jdk.flag_table import (
 from jvmlab.jdk.flags import TAKES_VALUE, validate_flags
 from jvmlab.jdk.lint_run import TIMEOUT_S, Observed, observe
 from jvmlab.jdk.model import Jdk
+from jvmlab.jdk.openj9_options import UNRECOGNISED, openj9_verdict
 from jvmlab.jdk.options import JvmOption, parse_option
 
 ASK_WORKERS = 4
 TABLE = "table"
+OPENJ9_TABLE = "OpenJ9 table"
 UNLOCKS = (UNLOCK_DIAGNOSTIC, UNLOCK_EXPERIMENTAL)
 # Worst first: the status a flag gets when the JVM says several things of it.
 SEVERITY = ("refused", "ignored", "renamed", "deprecated", "ok")
@@ -58,10 +60,13 @@ class Target:
     label: str
     major: int
     jdk: Jdk | None = None
+    vm: str = "HotSpot"  # OpenJ9: answered from jdk/openj9_options.py (and its JVM, when installed)
 
     @property
     def source(self) -> str:
-        return f"asked {self.jdk.name}" if self.jdk is not None else TABLE
+        if self.jdk is not None:
+            return f"asked {self.jdk.name}"
+        return OPENJ9_TABLE if self.vm == "OpenJ9" else TABLE
 
     def to_dict(self) -> dict[str, Any]:
         names = flag_names(self.major)
@@ -71,6 +76,7 @@ class Target:
             "jdk": self.jdk.name if self.jdk else None,
             "jdk_version": self.jdk.version if self.jdk else None,
             "source": self.source,
+            "vm": self.vm,
             "flag_names": names.origin if names else None,
             "flag_names_derived": names.derived if names else None,
         }
@@ -153,15 +159,26 @@ def _major_target(major: int, installed: Sequence[Jdk], ask: bool) -> Target:
     return Target(str(major), major, of_major[0] if ask and of_major else None)
 
 
+def _openj9_target(item: str, installed: Sequence[Jdk], ask: bool) -> Target:
+    """`openj9` or `openj9:17`: the first installed OpenJ9 JDK (of that major) answers with the table."""
+    major = parse_major(item.partition(":")[2]) if ":" in item else None
+    jdks = [j for j in installed if j.vm == "OpenJ9" and (major is None or j.major == major)]
+    jdk = jdks[0] if ask and jdks else None
+    return Target(item.lower(), major or (jdk.major if jdk else 0), jdk, vm="OpenJ9")
+
+
 def _targets_of(item: str, installed: Sequence[Jdk], ask: bool) -> list[Target]:
     if item.lower() == "all":
         return [_major_target(m, installed, ask) for m in MAJORS]
+    if item.lower().startswith("openj9"):
+        return [_openj9_target(item, installed, ask)]
     major = parse_major(item)
     if major is None:
         jdk = next((j for j in installed if j.name == item), None)
         if jdk is None:
             raise _unknown_jdk(item, installed)
-        major, target = jdk.major, Target(jdk.name, jdk.major, jdk if ask else None)
+        vm = "OpenJ9" if jdk.vm == "OpenJ9" else "HotSpot"
+        major, target = jdk.major, Target(jdk.name, jdk.major, jdk if ask else None, vm=vm)
     else:
         target = _major_target(major, installed, ask)
     if target.jdk is None and major not in MAJORS:
@@ -430,7 +447,33 @@ def lint(
     return FlagLint(tuple(" ".join(u) for u in units), tuple(results))
 
 
+def _openj9_lint(target: Target, argv: tuple[str, ...], run: Run) -> TargetLint:
+    """Each option from OpenJ9's table; an installed OpenJ9 JVM is asked for the whole set too (with
+    unknown -XX: options refused rather than ignored), and an option it names in its refusal is refused."""
+    refused_by_jvm: set[str] = set()
+    error = None
+    if target.jdk is not None:
+        seen = run(target.jdk, ("-XX:-IgnoreUnrecognizedXXColonOptions", *argv))
+        if not seen.accepted:
+            refused_by_jvm = {m.group(1) for e in seen.errors for m in [UNRECOGNISED.search(e)] if m}
+            error = None if refused_by_jvm else " ".join(seen.errors) or "the JVM did not start"
+    verdicts = []
+    for unit in option_units(argv):
+        option = " ".join(unit)
+        status, replacement, note = openj9_verdict(unit[0])
+        if unit[0] in refused_by_jvm and status != "refused":
+            status, note = "refused", "the JVM does not know it"
+        cause = "unknown" if status == "refused" else None
+        verdicts.append(
+            Verdict(option, option_key(parse_option(unit[0])), status, cause=cause, replacement=replacement,
+                    note=note, source=target.source)
+        )  # fmt: skip
+    return TargetLint(target, tuple(verdicts), (), error)
+
+
 def _lint_target(target: Target, argv: tuple[str, ...], run: Run, pool: ThreadPoolExecutor) -> TargetLint:
+    if target.vm == "OpenJ9":
+        return _openj9_lint(target, argv, run)
     if target.jdk is not None:
         return _ask(target, argv, run, pool)
     return TargetLint(target, tuple(_table_verdicts(option_units(argv), target.major)))

@@ -98,8 +98,11 @@ def _advice(lint: FlagLint, option: str) -> str | None:
 
 def _sources(lint: FlagLint) -> str:
     asked = [f"{t.target.label} ({t.target.jdk.name})" for t in lint.targets if t.target.jdk is not None]
-    table = [t.target for t in lint.targets if t.target.jdk is None]
+    table = [t.target for t in lint.targets if t.target.jdk is None and t.target.vm != "OpenJ9"]
+    openj9 = [t.target.label for t in lint.targets if t.target.jdk is None and t.target.vm == "OpenJ9"]
     parts = [f"asked {', '.join(asked)}"] if asked else []
+    if openj9:
+        parts.append(f"{', '.join(openj9)} from OpenJ9's documented options (no OpenJ9 JVM here)")
     if table:
         derived = [str(t.major) for t in table if t.to_dict()["flag_names_derived"]]
         caveat = f" (JDK {', '.join(derived)}: flag names derived, not read from a JVM)" if derived else ""
