@@ -31,7 +31,9 @@ def test_json_document(cli, jdk17):
     assert (doc["format_version"], doc["kind"], doc["tool"]) == (1, "jdks", "jvmlab")
     assert set(doc["host"]) == {"os", "arch", "cpus"}
     found = next(j for j in doc["jdks"] if j["home"] == str(jdk17.home))
+    analyses = found.pop("analyses")
     assert found == jdk17.to_dict()
+    assert all(a["applies"] == "yes" for a in analyses.values())  # HotSpot: every analysis
     assert {c["name"] for c in found["collectors"]} == {
         "Serial",
         "Parallel",

@@ -167,3 +167,37 @@ def test_nothing_found(tmp_path):
         [Location(tmp_path / "missing", "test", "parent"), Location(Path("/nonexistent"), "x", "home")]
     )
     assert found.jdks == () and found.problems == ()
+
+
+def test_which_analyses_apply_to_openj9_zing_and_graalvm(fake_jdk, tmp_path):
+    """Discovery tells the VMs apart; `jvmlab jdks` says per JDK what does not fully apply (a note line)
+    and, in --json, per analysis whether it applies and why. Zing's GC log is not guessed."""
+    from jvmlab.report.jdks_view import jdks_document, jdks_view
+
+    homes = tmp_path / "jdks"
+    fake_jdk("semeru", vendor="IBM Corporation", vm_name="Eclipse OpenJ9 VM", flags={})
+    fake_jdk("zing", vendor="Azul Systems, Inc.", vm_name="Zing 64-Bit Tiered VM")
+    fake_jdk("plain")
+    found = discover([Location(homes / n, "test", "home") for n in ("semeru", "zing", "plain")])
+    by_vm = {j.vm: j for j in found.jdks}
+    assert set(by_vm) == {"OpenJ9", "Zing", "HotSpot"}
+    notes = " ".join(jdks_view(found).notes)
+    assert "(OpenJ9): flags partial" in notes and "jit_log no" in notes and "(Zing): gc_log no" in notes
+    doc = {j["vm"]: j["analyses"] for j in jdks_document(found)["jdks"]}
+    assert doc["OpenJ9"]["gc_log"]["applies"] == "yes" and "verbose GC XML" in doc["OpenJ9"]["gc_log"]["note"]
+    assert doc["Zing"]["gc_log"] == {
+        "applies": "no",
+        "note": "no sample of Zing's GC log (C4): not read, not guessed",
+    }
+    assert all(v["applies"] == "yes" for v in doc["HotSpot"].values())
+
+
+def test_graalvm_is_hotspot_but_for_the_graal_jits_logs():
+    from jvmlab.jdk.analyses import analyses_for, summary_line
+
+    graal = analyses_for("GraalVM")
+    assert graal["gc_log"]["applies"] == "yes" and graal["jit_log"]["applies"] == "partial"
+    assert summary_line("graalvm-ce-21", "GraalVM") == (
+        "graalvm-ce-21 (GraalVM): jit_log partial (jvmlab jdks --json says why)"
+    )
+    assert summary_line("temurin-21", "HotSpot") is None

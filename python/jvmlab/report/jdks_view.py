@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from jvmlab.jdk.analyses import analyses_for, summary_line
 from jvmlab.jdk.flags import FlagCheck
 from jvmlab.jdk.model import Discovery, Jdk
 from jvmlab.report import units
@@ -72,6 +73,7 @@ def jdks_view(discovery: Discovery) -> JdksView:
         notes.append(
             "(x): experimental, needs -XX:+UnlockExperimentalVMOptions; (gen): has a generational mode"
         )
+    notes += [line for j in discovery.jdks if (line := summary_line(j.name, j.vm)) is not None]
     problems = tuple(f"{p.home} [{', '.join(p.sources)}]: {p.message}" for p in discovery.problems)
     return JdksView(tuple(jdk_row(j) for j in discovery.jdks), problems, tuple(notes))
 
@@ -165,7 +167,7 @@ def _header(kind: str, version: int) -> dict[str, Any]:
 def jdks_document(discovery: Discovery) -> dict[str, Any]:
     return {
         **_header("jdks", JDKS_FORMAT_VERSION),
-        "jdks": [j.to_dict() for j in discovery.jdks],
+        "jdks": [{**j.to_dict(), "analyses": analyses_for(j.vm)} for j in discovery.jdks],
         "problems": [p.to_dict() for p in discovery.problems],
     }
 
