@@ -132,6 +132,8 @@ pub struct Columns {
     pub ttsp_ms: Vec<f64>,
     /// before/after/capacity for heap, young, old, metaspace: 12 columns.
     pub sizes: [Vec<i64>; 12],
+    /// OpenJ9's large object area and allocation request (EXTRA_COLUMNS): null unless set on a row.
+    pub extra: [Vec<i64>; 4],
     pub source: Vec<i32>,
     /// Row number of the first row held: rows before it were handed to a streaming summary and dropped.
     pub base: usize,
@@ -158,6 +160,18 @@ pub const SIZE_COLUMNS: [&str; 12] = [
     "metaspace_after_bytes",
     "metaspace_capacity_bytes",
 ];
+
+/// Columns only some formats fill (OpenJ9): set on a row after it is pushed, null otherwise.
+pub const EXTRA_COLUMNS: [&str; 4] = [
+    "loa_before_bytes",
+    "loa_after_bytes",
+    "loa_capacity_bytes",
+    "request_bytes",
+];
+pub const LOA_BEFORE: usize = 0;
+pub const LOA_AFTER: usize = 1;
+pub const LOA_CAPACITY: usize = 2;
+pub const REQUEST: usize = 3;
 
 impl Columns {
     pub fn len(&self) -> usize {
@@ -202,6 +216,9 @@ impl Columns {
         for (i, col) in self.sizes.iter_mut().enumerate() {
             col.push(if i < 3 { e.heap[i] } else { NULL_I64 });
         }
+        for col in self.extra.iter_mut() {
+            col.push(NULL_I64);
+        }
         self.source.push(source);
         row
     }
@@ -216,6 +233,16 @@ impl Columns {
             if let Some(v) = v {
                 self.sizes[base + k][row] = v;
             }
+        }
+    }
+
+    /// Sets one of EXTRA_COLUMNS (by index) on an existing row; NULL_I64 leaves it alone.
+    pub fn set_extra(&mut self, row: usize, column: usize, value: i64) {
+        if value == NULL_I64 {
+            return;
+        }
+        if let Some(row) = self.slot(row) {
+            self.extra[column][row] = value;
         }
     }
 
@@ -267,7 +294,7 @@ impl Columns {
         cut(&mut self.pause_ms, n);
         cut(&mut self.duration_ms, n);
         cut(&mut self.ttsp_ms, n);
-        for col in self.sizes.iter_mut() {
+        for col in self.sizes.iter_mut().chain(self.extra.iter_mut()) {
             cut(col, n);
         }
         cut(&mut self.source, n);

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import polars as pl
@@ -22,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "expected"))
 
 from corpus import corpus  # noqa: E402
-from crosscheck import count_openj9  # noqa: E402
+from crosscheck import count_openj9, openj9_elements  # noqa: E402
 
 import jvmlab  # noqa: E402
 from jvmlab.cli.main import main  # noqa: E402
@@ -31,6 +32,7 @@ from jvmlab.errors import InputError  # noqa: E402
 HERE = Path(__file__).resolve().parent / "openj9"
 DOC_LOGS = sorted(HERE.glob("*.xml"))
 IBM = [e.file for e in corpus() if e.format == "openj9-xml"]
+HOTSPOT_LOG = Path(__file__).resolve().parents[1] / "advise" / "logs" / "healthy-g1-jdk25.log"
 
 
 def pauses(log: jvmlab.gclog.GcLog) -> pl.DataFrame:
@@ -202,6 +204,101 @@ def test_balanced_global_gc_example():
     assert (pause["heap_before_bytes"], pause["heap_after_bytes"]) == (total, total - 1572864)
     assert (pause["young_before_bytes"], pause["young_after_bytes"]) == (524288, 0)
     assert str(pause["wall_time"]) == "2021-03-05 12:16:43.107000+00:00"  # 44.237 - 1.130
+
+
+LOA_COLUMNS = ("loa_before_bytes", "loa_after_bytes", "loa_capacity_bytes", "request_bytes")
+
+
+def loa_used(mem: ET.Element | None, free: str, total: str) -> tuple[int | None, int | None]:
+    """(total - free, total) of an LOA element, (None, None) without one."""
+    if mem is None:
+        return None, None
+    return int(mem.get(total, "0")) - int(mem.get(free, "0")), int(mem.get(total, "0"))
+
+
+def modern_loa(mem_info: ET.Element | None) -> tuple[int | None, int | None]:
+    tenure = None if mem_info is None else mem_info.find("mem[@type='tenure']")
+    return loa_used(None if tenure is None else tenure.find("mem[@type='loa']"), "free", "total")
+
+
+def loa_and_request_from_xml(path: Path) -> list[tuple[int | None, ...]]:
+    """Per pause, in log order, (LOA used before, after, LOA total after, bytes requested), read with
+    xml.etree: a modern window's first <gc-start> and last <gc-end> <mem-info>, its <af-start
+    totalBytesRequested> (or the one just before it opened); a Java 5-6 <af>/<sys> record's <tenured><loa>
+    before its <gc>, the one inside <gc>, and its <minimum requested_bytes>."""
+    out: list[tuple[int | None, ...]] = []
+    start: ET.Element | None = None
+    end: ET.Element | None = None
+    request: int | None = None
+    pending: int | None = None
+    in_window = False
+    for el in openj9_elements(path.read_text()):
+        if el.tag == "exclusive-start":
+            in_window, start, end, request, pending = True, None, None, pending, None
+        elif el.tag == "af-start":
+            if not in_window:
+                pending = int(el.get("totalBytesRequested", "0"))
+            elif request is None:
+                request = int(el.get("totalBytesRequested", "0"))
+        elif el.tag == "gc-start" and in_window and start is None:
+            start = el.find("mem-info")
+        elif el.tag == "gc-end" and in_window and el.find("mem-info") is not None:
+            end = el.find("mem-info")
+        elif el.tag == "exclusive-end":
+            (before, _), (after, capacity) = modern_loa(start), modern_loa(end)
+            out.append((before, after, capacity, request))
+            in_window = False
+        elif el.tag in ("af", "sys"):
+            gc = el.find("gc")
+            before, _ = loa_used(el.find("tenured/loa"), "freebytes", "totalbytes")
+            after, capacity = loa_used(
+                None if gc is None else gc.find("tenured/loa"), "freebytes", "totalbytes"
+            )
+            minimum = el.find("minimum")
+            req = None if minimum is None else int(minimum.get("requested_bytes", "0"))
+            out.append((before, after, capacity, req))
+    return out
+
+
+LOA_LOGS = [HERE / "gencon.xml", *IBM]
+
+
+@pytest.mark.parametrize("path", LOA_LOGS, ids=[p.name for p in LOA_LOGS])
+def test_loa_and_request_columns_agree_with_the_xml(path):
+    """docs/event-table.md, OpenJ9: loa_before/after_bytes = LOA total - free before / after the collection,
+    loa_capacity_bytes = the LOA total after, request_bytes = the failed allocation's size; null on other
+    rows."""
+    if not path.exists():
+        pytest.skip("../shared/gclogs is not present")
+    log = jvmlab.gclog.load(path)
+    want = loa_and_request_from_xml(path)
+    got = [tuple(r) for r in pauses(log).select(LOA_COLUMNS).iter_rows()]
+    assert got == want
+    if 'type="loa"' in path.read_text() or "<loa " in path.read_text():
+        assert any(r[0] is not None for r in want)  # the log's figures were read
+    others = log.events.filter(pl.col("category") != "pause").select(LOA_COLUMNS)
+    assert others.null_count().sum_horizontal().item() == others.height * len(LOA_COLUMNS)
+
+
+def test_loa_used_and_request_of_a_java5_record():
+    """SampleIBMJ9_5_0af-global-20090417_AA.txt's <af type="tenured">: a 34,603,032 B request; the LOA from
+    16,935,888 B free of 51,538,944 B before to 179,283,792 B free of 180,387,840 B in the collection
+    (it was expanded)."""
+    path = next((p for p in IBM if p.name == "SampleIBMJ9_5_0af-global-20090417_AA.txt"), None)
+    if path is None:
+        pytest.skip("../shared/gclogs is not present")
+    r = pauses(jvmlab.gclog.load(path)).row(0, named=True)
+    assert r["request_bytes"] == 34603032
+    assert (r["loa_before_bytes"], r["loa_after_bytes"]) == (51538944 - 16935888, 180387840 - 179283792)
+    assert r["loa_capacity_bytes"] == 180387840
+
+
+def test_loa_and_request_are_null_on_hotspot_rows():
+    log = jvmlab.gclog.load(HOTSPOT_LOG)
+    assert len(log.events) > 0
+    ev = log.events.select(LOA_COLUMNS)
+    assert ev.dtypes == [pl.Int64] * len(LOA_COLUMNS)
+    assert ev.null_count().sum_horizontal().item() == ev.height * len(LOA_COLUMNS)
 
 
 def test_older_concurrent_end_form():

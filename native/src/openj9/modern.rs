@@ -7,7 +7,7 @@ use super::element::Tag;
 use super::metronome::Metronome;
 use super::sizes::{MemReader, Side, Sizes};
 use super::window::{collection, Window, ALLOCATION_FAILURE, ALLOCATION_TAXATION, SYSTEM_GC};
-use crate::columns::{Event, CAT_PAUSE, NULL_I64};
+use crate::columns::{Event, CAT_PAUSE, NULL_I64, REQUEST};
 use crate::diagnostics::LineClass;
 use crate::parser::Parser;
 
@@ -16,6 +16,8 @@ pub struct State {
     window: Window,
     /// A trigger seen before its window opened (`<af-start>` ahead of the pause in some excerpts).
     pending_cause: Vec<u8>,
+    /// Its allocation request (`totalBytesRequested`), NULL_I64 when none.
+    pending_request: i64,
     concurrent: Concurrent,
     metronome: Metronome,
     /// Inside a `<gc-op>` that makes no row (its children are details).
@@ -113,12 +115,15 @@ impl State {
         match tag.name {
             b"exclusive-start" => self.open_window(p, wall),
             b"exclusive-end" => return self.close_window(p, tag, wall),
-            b"af-start" => self.trigger(ALLOCATION_FAILURE),
+            b"af-start" => self.trigger(
+                ALLOCATION_FAILURE,
+                tag.int(b"totalBytesRequested").unwrap_or(NULL_I64),
+            ),
             b"sys-start" => match tag.attr(b"reason") {
-                None | Some(b"explicit") => self.trigger(SYSTEM_GC),
-                Some(reason) => self.trigger(reason),
+                None | Some(b"explicit") => self.trigger(SYSTEM_GC, NULL_I64),
+                Some(reason) => self.trigger(reason, NULL_I64),
             },
-            b"allocation-taxation" => self.trigger(ALLOCATION_TAXATION),
+            b"allocation-taxation" => self.trigger(ALLOCATION_TAXATION, NULL_I64),
             b"percolate-collect" => {} // the global collection that follows says the rest
             b"copy-failed" => self.window.suffix = b" (copy failed)",
             b"cycle-start" => return self.cycle_start(p, tag),
@@ -204,19 +209,22 @@ impl State {
         self.give_pending_cause();
     }
 
-    fn trigger(&mut self, cause: &[u8]) {
+    fn trigger(&mut self, cause: &[u8], request: i64) {
         if self.window.open {
-            self.window.set_cause(cause);
+            self.window.set_trigger(cause, request);
         } else {
             self.pending_cause.clear();
             self.pending_cause.extend_from_slice(cause);
+            self.pending_request = request;
         }
     }
 
     fn give_pending_cause(&mut self) {
         if !self.pending_cause.is_empty() {
-            self.window.set_cause(&self.pending_cause);
+            self.window
+                .set_trigger(&self.pending_cause, self.pending_request);
             self.pending_cause.clear();
+            self.pending_request = NULL_I64;
         }
     }
 
@@ -326,7 +334,8 @@ impl State {
         e.duration_ms = ms;
         e.wall_ms = start_ms;
         e.uptime_s = p.wall_uptime_s(start_ms);
-        super::sizes::push_with_sizes(p, e, w.before.as_ref(), w.after.as_ref());
+        let row = super::sizes::push_with_sizes(p, e, w.before.as_ref(), w.after.as_ref());
+        p.cols.set_extra(row, REQUEST, w.request);
         if let (Some((cycle, reason)), Some(end)) = (self.window.kickoff_cycle.take(), end_ms) {
             self.concurrent.mark_started(cycle, end, reason);
         }

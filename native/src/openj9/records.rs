@@ -6,9 +6,9 @@
 //! sweep, `aborted` ends a mark early.
 
 use super::element::Tag;
-use super::sizes::{push_with_sizes, Sizes, OLD, YOUNG};
+use super::sizes::{push_with_sizes, Sizes, LOA, OLD, YOUNG};
 use super::window::{Weight, ALLOCATION_FAILURE, SYSTEM_GC};
-use crate::columns::{Event, CAT_CONCURRENT, CAT_PAUSE, NULL_I64};
+use crate::columns::{Event, CAT_CONCURRENT, CAT_PAUSE, NULL_I64, REQUEST};
 use crate::diagnostics::LineClass;
 use crate::parser::Parser;
 
@@ -27,6 +27,8 @@ struct Record {
     after: Sizes,
     /// `<time totalms>`: the record's whole stop-the-world time.
     total_ms: Option<f64>,
+    /// `<minimum requested_bytes>` of an `<af>`: the allocation that failed (NULL_I64: none).
+    request: i64,
 }
 
 /// What a `<con>` element is, to act on its `</con>`.
@@ -106,6 +108,7 @@ impl State {
             start_ms: wall.unwrap_or(NULL_I64),
             cause: cause.to_vec(),
             gc_id: NULL_I64,
+            request: NULL_I64,
             ..Default::default()
         });
     }
@@ -254,6 +257,25 @@ impl State {
                     LineClass::UnknownGc
                 }
             }
+            b"loa" if !tag.end => {
+                let sizes = match (r.in_gc, r.after_gc) {
+                    (false, false) => &mut r.before,
+                    (true, _) => &mut r.after,
+                    (false, true) => return LineClass::Ignored,
+                };
+                if sizes.set(LOA, tag, b"freebytes", b"totalbytes") {
+                    LineClass::Matched
+                } else {
+                    LineClass::Ignored
+                }
+            }
+            b"minimum" if !tag.end => match tag.int(b"requested_bytes") {
+                Some(bytes) if r.request == NULL_I64 => {
+                    r.request = bytes;
+                    LineClass::Matched
+                }
+                _ => LineClass::Ignored,
+            },
             b"time" if !tag.end => {
                 if let (false, Some(ms)) = (r.in_gc, tag.number(b"totalms")) {
                     r.total_ms = Some(ms);
@@ -293,7 +315,8 @@ impl State {
         e.wall_ms = r.start_ms;
         e.uptime_s = p.wall_uptime_s(r.start_ms);
         let after = r.after_gc.then_some(&r.after);
-        push_with_sizes(p, e, Some(&r.before), after);
+        let row = push_with_sizes(p, e, Some(&r.before), after);
+        p.cols.set_extra(row, REQUEST, r.request);
         LineClass::Matched
     }
 

@@ -1,8 +1,9 @@
 //! Heap figures of a collection: used (= total - free) and total of the whole heap, the young space (the
-//! nursery; balanced: eden) and the old one (the tenure area, its LOA included), before and after.
+//! nursery; balanced: eden) and the old one (the tenure area, its LOA included), before and after; and
+//! the tenure area's large object area (LOA) on its own.
 
 use super::element::Tag;
-use crate::columns::{Event, Space, NULL_I64};
+use crate::columns::{Event, Space, LOA_AFTER, LOA_BEFORE, LOA_CAPACITY, NULL_I64};
 use crate::diagnostics::LineClass;
 use crate::numbers::Change;
 use crate::parser::Parser;
@@ -10,19 +11,21 @@ use crate::parser::Parser;
 pub const HEAP: usize = 0;
 pub const YOUNG: usize = 1;
 pub const OLD: usize = 2;
+/// The large object area of the tenure space (inside OLD, not added to it).
+pub const LOA: usize = 3;
 
-/// Used and total bytes of heap, young, old (NULL_I64 where the log does not print them).
+/// Used and total bytes of heap, young, old, LOA (NULL_I64 where the log does not print them).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sizes {
-    pub used: [i64; 3],
-    pub total: [i64; 3],
+    pub used: [i64; 4],
+    pub total: [i64; 4],
 }
 
 impl Default for Sizes {
     fn default() -> Self {
         Sizes {
-            used: [NULL_I64; 3],
-            total: [NULL_I64; 3],
+            used: [NULL_I64; 4],
+            total: [NULL_I64; 4],
         }
     }
 }
@@ -68,7 +71,8 @@ fn change(before: Option<&Sizes>, after: Option<&Sizes>, space: usize) -> Change
     }
 }
 
-/// Appends `e` with the heap, young and old figures of `before` / `after`; returns its row.
+/// Appends `e` with the heap, young and old figures of `before` / `after`, and the LOA's (its capacity:
+/// the total after the collection only); returns its row.
 pub fn push_with_sizes(
     p: &mut Parser,
     mut e: Event,
@@ -82,6 +86,13 @@ pub fn push_with_sizes(
         if c != Change::default() {
             p.cols.set_space(row, column, &c);
         }
+    }
+    if let Some(b) = before {
+        p.cols.set_extra(row, LOA_BEFORE, b.used[LOA]);
+    }
+    if let Some(a) = after {
+        p.cols.set_extra(row, LOA_AFTER, a.used[LOA]);
+        p.cols.set_extra(row, LOA_CAPACITY, a.total[LOA]);
     }
     row
 }
@@ -133,8 +144,10 @@ impl MemReader {
         }
         let class = if self.depth == 0 {
             self.space(p, tag)
+        } else if tag.attr(b"type") == Some(b"loa") && self.sizes.set(LOA, tag, b"free", b"total") {
+            LineClass::Matched // the tenure area's LOA, a figure of its own
         } else {
-            LineClass::Ignored // soa / loa, allocate / survivor: inside the spaces already counted
+            LineClass::Ignored // soa, allocate / survivor: inside the spaces already counted
         };
         if !tag.empty {
             self.depth += 1;

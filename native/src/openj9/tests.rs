@@ -69,6 +69,12 @@ fn a_scavenge_window_is_one_young_pause_with_its_sizes() {
         (134217728, 78554536, 134217728)
     );
     assert_eq!((s[6][0], s[7][0], s[8][0]), (770632, 770632, 402653184));
+    // LOA used before / after, LOA total after (the <gc-end> prints no LOA), bytes requested
+    let x = &p.cols.extra;
+    assert_eq!(
+        (x[0][0], x[1][0], x[2][0], x[3][0]),
+        (0, NULL_I64, NULL_I64, 16392)
+    );
     assert_eq!(p.collector(), "gencon");
     assert_eq!(p.fmt.jdk_version.as_deref(), Some("8"));
     assert_eq!((p.diag.lines_unknown, p.diag.warnings.len()), (0, 0));

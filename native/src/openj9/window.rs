@@ -57,6 +57,8 @@ pub struct Window {
     pub kickoff_cycle: Option<(i64, Vec<u8>)>,
     pub suffix: &'static [u8],
     pub cause: Vec<u8>,
+    /// `<af-start totalBytesRequested>` of the window's trigger, NULL_I64 when none.
+    pub request: i64,
     pub before: Option<Sizes>,
     pub after: Option<Sizes>,
 }
@@ -72,6 +74,7 @@ impl Window {
         self.kickoff_cycle = None;
         self.suffix = b"";
         self.cause.clear();
+        self.request = NULL_I64;
         self.before = None;
         self.after = None;
     }
@@ -82,10 +85,15 @@ impl Window {
         self.start_ms = start_ms;
     }
 
-    /// The first trigger seen is the cause.
+    /// The first trigger seen is the cause (and its allocation request, if any, the request).
     pub fn set_cause(&mut self, cause: &[u8]) {
+        self.set_trigger(cause, NULL_I64);
+    }
+
+    pub fn set_trigger(&mut self, cause: &[u8], request: i64) {
         if self.cause.is_empty() {
             self.cause.extend_from_slice(cause);
+            self.request = request;
         }
     }
 

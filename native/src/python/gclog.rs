@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::columns::SIZE_COLUMNS;
+use crate::columns::{EXTRA_COLUMNS, SIZE_COLUMNS};
 use crate::decorators::DECORATOR_NAMES;
 use crate::parser::{Parser, Stream};
 use crate::summary::{Rows, Stat, Summary, CYCLE_RATE_KINDS, MAXIMA, RATE_KINDS};
@@ -264,6 +264,9 @@ fn to_python(py: Python<'_>, p: Parser) -> PyResult<Py<PyDict>> {
     cols.set_item("duration_ms", c.duration_ms.into_pyarray(py))?;
     cols.set_item("ttsp_ms", c.ttsp_ms.into_pyarray(py))?;
     for (name, col) in SIZE_COLUMNS.iter().zip(c.sizes) {
+        cols.set_item(*name, col.into_pyarray(py))?;
+    }
+    for (name, col) in EXTRA_COLUMNS.iter().zip(c.extra) {
         cols.set_item(*name, col.into_pyarray(py))?;
     }
     cols.set_item("source", c.source.into_pyarray(py))?;

@@ -14,7 +14,8 @@ COLUMN_ORDER = (
     "duration_ms", "ttsp_ms", "heap_before_bytes", "heap_after_bytes", "heap_capacity_bytes",
     "young_before_bytes", "young_after_bytes", "young_capacity_bytes", "old_before_bytes",
     "old_after_bytes", "old_capacity_bytes", "metaspace_before_bytes", "metaspace_after_bytes",
-    "metaspace_capacity_bytes", "source",
+    "metaspace_capacity_bytes", "loa_before_bytes", "loa_after_bytes", "loa_capacity_bytes", "request_bytes",
+    "source",
 )  # fmt: skip
 
 
