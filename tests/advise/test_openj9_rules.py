@@ -84,3 +84,23 @@ def test_explicit_collections_on_openj9_get_openj9s_flag():
 def test_no_hotspot_flag_is_proposed_for_an_openj9_log(name):
     for f in advise(facts_of(LOGS / name)).findings:
         assert not any(flag.startswith("-XX:") for flag in f.recommendation.add_flags), (f.id, name)
+
+
+@pytest.mark.corpus
+def test_a_collection_forced_by_a_large_allocation_on_a_real_ibm_log():
+    """IBM's Java 5 sample: a 33 MiB allocation failed and the whole heap was collected to place it."""
+    if not IBM.is_dir():
+        pytest.skip("no shared corpus")
+    found = ids(facts_of(IBM / "SampleIBMJ9_5_0af-global-20090417_AA.txt"))["openj9-large-objects-loa"]
+    assert found.evidence.figures["largest_request_bytes"] == 34603032
+    assert found.recommendation.add_flags == ["-Xloainitial0.03"]  # twice its 1.4 % share of the tenure area
+
+
+def test_a_full_large_object_area():
+    facts = facts_of(LOGS / "gencon.xml")
+    assert "openj9-large-objects-loa" not in ids(facts)  # its LOA stays empty
+    full = facts.events.filter(pl.col("kind") == "full")
+    loa_full = full.with_columns(pl.col("loa_capacity_bytes").alias("loa_before_bytes"))
+    later = loa_full.with_columns(pl.col("uptime_s") + 10, pl.col("gc_id") + 1)  # a second collection
+    found = ids(with_rows(facts, pl.concat([loa_full, later])))["openj9-large-objects-loa"]
+    assert found.evidence.figures["loa_full"] == 2 and found.severity.value == "warning"

@@ -31,6 +31,11 @@ PERCOLATE = "scavenge + global"  # the parser's phase of a scavenge that percola
 GLOBAL_SHARE = 0.5
 # Young pauses worth concurrent scavenge (a latency workload): the p99 of scavenges above this.
 SCAVENGE_P99_MS = 50.0
+# An allocation this large that fails is a large object (OpenJ9 puts large objects in the tenure area's
+# large object area, the LOA, when the small object area has no room).
+LARGE_REQUEST_BYTES = 1 << 20
+LOA_FULL = 0.9  # the LOA this full when a collection starts: too small for the large objects
+LOA_MAX_SHARE = 0.5  # -Xloamaximum's default: the LOA's largest share of the tenure area
 # A heap this large with long global pauses: balanced's incremental collections fit it better.
 BALANCED_HEAP_BYTES = 8 << 30
 
@@ -213,4 +218,59 @@ def policy_for_goal(f: Facts) -> Outcome:
         "pause percentiles and the throughput: a policy change moves both.",
         effect=("pause_p99_ms", "decrease", "shorter pauses under the new policy"),
         confidence=Confidence.LOW,
+    )
+
+
+@rule(
+    "openj9-large-objects-loa", "OpenJ9: collections forced by large allocations, or a full large object area"
+)
+def large_objects(f: Facts) -> Outcome:
+    if not is_openj9(f) or "request_bytes" not in f.events.columns:
+        return None
+    pauses = f.rows(category="pause")
+    large = pauses.filter(pl.col("request_bytes") >= LARGE_REQUEST_BYTES)
+    full_loa = pauses.filter(
+        pl.col("loa_capacity_bytes").is_not_null()
+        & (pl.col("loa_capacity_bytes") > 0)
+        & (pl.col("loa_before_bytes") >= pl.col("loa_capacity_bytes") * LOA_FULL)
+    )
+    rows = pl.concat([large, full_loa]).unique(subset=["gc_id", "uptime_s"], maintain_order=True)
+    if rows.is_empty():
+        return None
+    share = (
+        rows.select((pl.col("loa_capacity_bytes") / pl.col("old_capacity_bytes")).drop_nulls().max()).item()
+        if "old_capacity_bytes" in rows.columns
+        else None
+    )
+    add = []
+    if share is not None and share < LOA_MAX_SHARE:
+        add = [f"-Xloainitial{min(LOA_MAX_SHARE, round(2 * share, 2)):g}"]
+    biggest = int(large.get_column("request_bytes").max() or 0) if not large.is_empty() else None  # type: ignore[arg-type]
+    return make(
+        "openj9-large-objects-loa",
+        Severity.WARNING if len(rows) >= t.REPEATED else Severity.INFO,
+        f"{len(rows)} collections for large objects"
+        + (f" (largest request {mib(biggest)})" if biggest else "")
+        + (
+            f", {len(full_loa)} with the large object area {LOA_FULL:.0%} full or more"
+            if len(full_loa)
+            else ""
+        ),
+        "Objects too large for the small object area go to the large object area of the tenure space; when "
+        "an allocation that size fails, or that area is full, the JVM collects the whole heap to place one "
+        "object.",
+        evidence(
+            rows,
+            excerpt_counts(rows, "cause"),
+            collections=len(rows),
+            large_requests=len(large),
+            loa_full=len(full_loa),
+            largest_request_bytes=biggest,
+            loa_share_of_tenure=share,
+        ),
+        add=add,
+        action="Give the large object area a larger share of the tenure space (-Xloainitial, up to "
+        "-Xloamaximum, default 0.5), or allocate fewer large arrays (reuse buffers, stream large payloads).",
+        effect=("full_gc_count", "decrease", "fewer collections for large allocations"),
+        confidence=Confidence.MEDIUM,
     )
