@@ -197,3 +197,21 @@ def quality_warnings(rows: Sequence[Row]) -> list[str]:
         for e in r.errors:
             out.append(f"{_name(r)}: {r.runs - r.runs_ok} of {r.runs} runs failed: {e}")
     return out
+
+
+def input_warnings(runs: Sequence[Run]) -> list[str]:
+    """The generated logs must parse cleanly, or the event counts and MB/s cover less than the file."""
+    out, seen = [], set()
+    for r in runs:
+        diag = r.child.get("diagnostics") if r.ok and r.stage == "parse" else None
+        if not diag or r.log in seen:
+            continue
+        seen.add(r.log)
+        if diag["lines_unknown"] or diag["time_backwards"]:
+            sample = (r.child.get("unknown_samples") or [""])[0]
+            out.append(
+                f"{r.log}: the parser reported {diag['lines_unknown']} unknown lines and"
+                f" {diag['time_backwards']}"
+                f" time jumps back (first unknown: {sample!r}); rebuild the log with bench/make_logs.py"
+            )
+    return out

@@ -168,24 +168,6 @@ def summarize(
     return rows
 
 
-def input_warnings(results: Results) -> list[str]:
-    """The generated logs must parse cleanly, or the event counts and MB/s cover less than the file."""
-    out, seen = [], set()
-    for r in results.runs:
-        diag = r.child.get("diagnostics") if r.ok and r.stage == "parse" else None
-        if not diag or r.log in seen:
-            continue
-        seen.add(r.log)
-        if diag["lines_unknown"] or diag["time_backwards"]:
-            sample = (r.child.get("unknown_samples") or [""])[0]
-            out.append(
-                f"{r.log}: the parser reported {diag['lines_unknown']} unknown lines and"
-                f" {diag['time_backwards']}"
-                f" time jumps back (first unknown: {sample!r}); rebuild the log with bench/make_logs.py"
-            )
-    return out
-
-
 def report(opts: Options, inputs: Sequence[Input], rows: Sequence[_report.Row], notes: list[str]) -> None:
     print()
     print(_report.table(rows))
@@ -227,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = summarize(inputs, steps, results)
     meta["loadavg_end"] = os.getloadavg()
     meta["jvmlab"] = next((r.child for r in results.runs if r.stage == "startup" and r.ok), None)
-    notes += input_warnings(results) + _report.quality_warnings(rows)
+    notes += _report.input_warnings(results.runs) + _report.quality_warnings(rows)
     if meta["loadavg_start"][0] > 0.5:
         notes.append(f"load average {meta['loadavg_start'][0]:.2f} at start: other work may skew the runs")
     report(opts, inputs, rows, notes)

@@ -175,23 +175,6 @@ def rss_growth(rows: Sequence[_report.Row], inputs: Sequence[Input]) -> list[str
     return lines
 
 
-def input_warnings(results: Results) -> list[str]:
-    """Both generated logs must parse cleanly, or the MB/s cover less than the file."""
-    out, seen = [], set()
-    for r in results.runs:
-        diag = r.child.get("diagnostics") if r.ok and r.stage == "parse" else None
-        if not diag or r.log in seen:
-            continue
-        seen.add(r.log)
-        if diag["lines_unknown"] or diag["time_backwards"]:
-            first = (r.child.get("unknown_samples") or [""])[0]
-            out.append(
-                f"{r.log}: {diag['lines_unknown']} unknown lines, {diag['time_backwards']} time jumps back"
-                f" (first unknown: {first!r}); rebuild with make_logs.py"
-            )
-    return out
-
-
 def report(rows: Sequence[_report.Row], found: dict[str, Any], growth: list[str], notes: list[str]) -> None:
     print()
     print(_report.table(rows))
@@ -229,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     found = ratios(rows, inputs)
     meta["loadavg_end"] = os.getloadavg()
-    notes += input_warnings(results) + _report.quality_warnings(rows)
+    notes += _report.input_warnings(results.runs) + _report.quality_warnings(rows)
     if meta["loadavg_start"][0] > 0.5:
         notes.append(f"load average {meta['loadavg_start'][0]:.2f} at start: other work may skew the runs")
     report(rows, found, rss_growth(rows, inputs), notes)
