@@ -23,10 +23,11 @@ import tempfile
 import threading
 from pathlib import Path
 
+import _overhead
+
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.execution.telemetry import jit_log_flags
 from jvmlab.jdk.hotspot_attach import dcmd
-from jvmlab.stats import relative_change
 from jvmlab.workloads import classes_dir
 
 TARGET_PERCENT = 2.0
@@ -87,37 +88,21 @@ def main() -> None:
     p.add_argument("--java", default="java")
     a = p.parse_args()
     major = java_major(a.java)
-    rates: dict[bool, list[float]] = {False: [], True: []}
     lines: list[int] = []
     with tempfile.TemporaryDirectory(prefix="jvmlab-bench-") as tmp:
         work = Path(tmp)
         run(a.java, major, 4, False, work)  # warm the page cache and the file system
-        for r in range(a.rounds):
-            for logged in (False, True, True, False) if r % 2 == 0 else (True, False, False, True):
-                rate, n = run(a.java, major, a.radius, logged, work)
-                rates[logged].append(rate)
-                if logged:
-                    lines.append(n)
-                print(f"round {r + 1}: {'jit log' if logged else 'plain  '} {rate:8.1f} chunks/s", flush=True)
-    change = relative_change(rates[False], rates[True])
-    plain, logged_median = statistics.median(rates[False]), statistics.median(rates[True])
-    overhead = -(change.percent or 0.0)
-    ci = (
-        f"95% CI [{-(change.ci_high_percent or 0):+.1f}%, {-(change.ci_low_percent or 0):+.1f}%]"
-        if change.ci_low_percent is not None
-        else "no CI"
-    )
-    print(f"\nJDK {major}\n{'':<10} {'runs':>5} {'median chunks/s':>16} {'mean':>9}")
-    for name, key in (("plain", False), ("jit log", True)):
-        print(f"{name:<10} {len(rates[key]):>5} {statistics.median(rates[key]):>16.1f} "
-              f"{statistics.mean(rates[key]):>9.1f}")  # fmt: skip
+
+        def one(logged: bool) -> float:
+            rate, n = run(a.java, major, a.radius, logged, work)
+            if logged:
+                lines.append(n)
+            return rate
+
+        rates = _overhead.abba(a.rounds, one, "jit log")
+    code = _overhead.report(rates, "jit log", TARGET_PERCENT, f"JDK {major}\n")
     print(f"compilation log lines per run (median): {statistics.median(lines):,.0f}")
-    p_text = "" if change.p_value is None else f", p = {change.p_value:.2g}"
-    print(
-        f"overhead: {overhead:+.1f}% of chunks/s ({ci}{p_text}); medians {plain:.1f} -> {logged_median:.1f}; "
-        f"target <= {TARGET_PERCENT:g}%: {'ok' if overhead <= TARGET_PERCENT else 'MISSED'}"
-    )
-    sys.exit(0 if overhead <= TARGET_PERCENT else 1)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -21,8 +21,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+import _overhead
+
 from jvmlab.profile.agent import agentpath, sampling
-from jvmlab.stats import relative_change
 from jvmlab.workloads import classes_dir
 
 TARGET_PERCENT = 3.0
@@ -54,40 +55,21 @@ def main() -> None:
     p.add_argument("--radius", type=int, default=20, help="chunkgen's world radius (20: 1,681 chunks)")
     p.add_argument("--java", default="java")
     a = p.parse_args()
-    rates: dict[bool, list[float]] = {False: [], True: []}
     samples: list[int] = []
     with tempfile.TemporaryDirectory(prefix="jvmlab-bench-") as tmp:
         work = Path(tmp)
         run(a.java, 4, False, work)  # warm the page cache and the file system
-        for r in range(a.rounds):
-            for profiled in (False, True, True, False) if r % 2 == 0 else (True, False, False, True):
-                rate, n = run(a.java, a.radius, profiled, work)
-                rates[profiled].append(rate)
-                if profiled:
-                    samples.append(n)
-                print(
-                    f"round {r + 1}: {'profiled' if profiled else 'plain   '} {rate:8.1f} chunks/s",
-                    flush=True,
-                )
-    change = relative_change(rates[False], rates[True])
-    plain, prof = statistics.median(rates[False]), statistics.median(rates[True])
-    overhead = -(change.percent or 0.0)
-    ci = (
-        f"95% CI [{-(change.ci_high_percent or 0):+.1f}%, {-(change.ci_low_percent or 0):+.1f}%]"
-        if change.ci_low_percent is not None
-        else "no CI"
-    )
-    print(f"\n{'':<10} {'runs':>5} {'median chunks/s':>16} {'mean':>9}")
-    for name, key in (("plain", False), ("profiled", True)):
-        print(f"{name:<10} {len(rates[key]):>5} {statistics.median(rates[key]):>16.1f} "
-              f"{statistics.mean(rates[key]):>9.1f}")  # fmt: skip
+
+        def one(profiled: bool) -> float:
+            rate, n = run(a.java, a.radius, profiled, work)
+            if profiled:
+                samples.append(n)
+            return rate
+
+        rates = _overhead.abba(a.rounds, one, "profiled")
+    code = _overhead.report(rates, "profiled", TARGET_PERCENT)
     print(f"samples per profiled run (median): {statistics.median(samples):,.0f}")
-    p_text = "" if change.p_value is None else f", p = {change.p_value:.2g}"
-    print(
-        f"overhead: {overhead:+.1f}% of chunks/s ({ci}{p_text}); medians {plain:.1f} -> {prof:.1f}; "
-        f"target <= {TARGET_PERCENT:g}%: {'ok' if overhead <= TARGET_PERCENT else 'MISSED'}"
-    )
-    sys.exit(0 if overhead <= TARGET_PERCENT else 1)
+    sys.exit(code)
 
 
 if __name__ == "__main__":
