@@ -1,5 +1,7 @@
 package jvmlab.workloads.bigcode;
 
+import jvmlab.workloads.CommandLine;
+
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Random;
@@ -34,7 +36,7 @@ public final class Driver {
         Options options;
         try {
             options = Options.parse(args);
-        } catch (Options.Invalid e) {
+        } catch (CommandLine.Invalid e) {
             System.err.println("bigcode: " + e.getMessage());
             return 2;
         }

@@ -1,5 +1,7 @@
 package jvmlab.workloads.bigcode;
 
+import jvmlab.workloads.CommandLine;
+
 /** The command line of bigcode: {@code --name value} or {@code --name=value}. */
 final class Options {
     static final String USAGE = String.join("\n",
@@ -31,93 +33,38 @@ final class Options {
     long reportMs = 1000;
     boolean help;
 
-    /** Thrown for a command line that cannot be used; the message names the option and what it needs. */
-    static final class Invalid extends Exception {
-        Invalid(String message) {
-            super(message);
-        }
-    }
-
-    static Options parse(String[] args) throws Invalid {
+    static Options parse(String[] args) throws CommandLine.Invalid {
         Options o = new Options();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (arg.equals("--help") || arg.equals("-h")) {
-                o.help = true;
-                continue;
-            }
-            if (!arg.startsWith("--")) {
-                throw new Invalid("unexpected argument '" + arg + "' (options start with --; see --help)");
-            }
-            String name = arg;
-            String value;
-            int eq = arg.indexOf('=');
-            if (eq > 0) {
-                name = arg.substring(0, eq);
-                value = arg.substring(eq + 1);
-            } else if (i + 1 < args.length) {
-                value = args[++i];
-            } else {
-                throw new Invalid(arg + ": needs a value");
-            }
-            o.set(name, value);
-        }
+        o.help = CommandLine.parse(args, o::set);
         return o;
     }
 
-    private void set(String name, String value) throws Invalid {
+    private void set(String name, String value) throws CommandLine.Invalid {
         if (name.equals("--classes")) {
-            classes = (int) number(name, value, 1, 1000000);
+            classes = (int) CommandLine.number(name, value, 1, 1000000);
         } else if (name.equals("--methods")) {
-            methods = (int) number(name, value, 1, 1000);
+            methods = (int) CommandLine.number(name, value, 1, 1000);
         } else if (name.equals("--method-size")) {
-            methodSize = (int) number(name, value, 1, 900);
+            methodSize = (int) CommandLine.number(name, value, 1, 900);
         } else if (name.equals("--data")) {
-            data = (int) number(name, value, 1, 1000000);
+            data = (int) CommandLine.number(name, value, 1, 1000000);
         } else if (name.equals("--hot")) {
-            hot = fraction(name, value, false);
+            hot = CommandLine.fraction(name, value, false);
         } else if (name.equals("--hot-share")) {
-            hotShare = fraction(name, value, true);
+            hotShare = CommandLine.fraction(name, value, true);
         } else if (name.equals("--threads")) {
-            threads = (int) number(name, value, 1, 512);
+            threads = (int) CommandLine.number(name, value, 1, 512);
         } else if (name.equals("--duration-s")) {
-            durationS = number(name, value, 1, 86400);
+            durationS = CommandLine.number(name, value, 1, 86400);
         } else if (name.equals("--ops")) {
-            ops = number(name, value, 0, Long.MAX_VALUE);
+            ops = CommandLine.number(name, value, 0, Long.MAX_VALUE);
         } else if (name.equals("--seed")) {
-            seed = number(name, value, Long.MIN_VALUE, Long.MAX_VALUE);
+            seed = CommandLine.number(name, value, Long.MIN_VALUE, Long.MAX_VALUE);
         } else if (name.equals("--report-ms")) {
-            reportMs = number(name, value, 50, 3600000);
+            reportMs = CommandLine.number(name, value, 50, 3600000);
         } else {
-            throw new Invalid("unknown option " + name + " (see --help)");
+            throw new CommandLine.Invalid("unknown option " + name + " (see --help)");
         }
-    }
-
-    private static long number(String name, String value, long min, long max) throws Invalid {
-        long n;
-        try {
-            n = Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new Invalid(name + ": expected a whole number, got '" + value + "'");
-        }
-        if (n < min || n > max) {
-            throw new Invalid(name + ": " + n + " is out of range [" + min + ", " + max + "]");
-        }
-        return n;
-    }
-
-    /** A fraction in (0, 1], or [0, 1] when zero is allowed. */
-    private static double fraction(String name, String value, boolean zero) throws Invalid {
-        double f;
-        try {
-            f = Double.parseDouble(value.trim());
-        } catch (NumberFormatException e) {
-            throw new Invalid(name + ": expected a fraction such as 0.1, got '" + value + "'");
-        }
-        if (!(zero ? f >= 0 : f > 0) || !(f <= 1)) {
-            throw new Invalid(name + ": " + value.trim() + " is out of range " + (zero ? "[0, 1]" : "(0, 1]"));
-        }
-        return f;
     }
 
     long methodCount() {

@@ -1,5 +1,7 @@
 package jvmlab.workloads.chunkgen;
 
+import jvmlab.workloads.CommandLine;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Locale;
@@ -30,7 +32,7 @@ public final class Task {
         Options options;
         try {
             options = Options.parse(args);
-        } catch (Options.Invalid e) {
+        } catch (CommandLine.Invalid e) {
             System.err.println("chunkgen: " + e.getMessage());
             return 2;
         }
