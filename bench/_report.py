@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from _measure import Run
 
@@ -51,6 +52,17 @@ class Row:
     @property
     def rss_ok(self) -> bool | None:
         return None if self.median_rss_mb is None or not self.judged else self.median_rss_mb < TARGET_RSS_MB
+
+
+@dataclass(frozen=True)
+class Input:
+    """One generated log a benchmark parses; `main`: the size the targets are judged on (False for the
+    smaller scaling input)."""
+
+    log: str
+    path: Path
+    size_bytes: int
+    main: bool
 
 
 def _median(xs: Sequence[float | int | None]) -> float | None:

@@ -42,14 +42,6 @@ class Options:
     timeout_s: float
 
 
-@dataclass(frozen=True)
-class Input:
-    log: str
-    path: Path
-    size_bytes: int
-    main: bool  # the size the targets are judged on; False for the smaller scaling input
-
-
 def parse_args(argv: Sequence[str] | None) -> Options:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument(
@@ -82,7 +74,7 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     return Options(logs, a.size_mb, a.scaling_mb, a.repeat, a.json, a.timeout)
 
 
-def prepare_inputs(opts: Options) -> tuple[list[Input], dict[str, Any]]:
+def prepare_inputs(opts: Options) -> tuple[list[_report.Input], dict[str, Any]]:
     inputs, manifests = [], {}
     sizes = [(opts.size_mb, True)] + ([(opts.scaling_mb, False)] if opts.scaling_mb > 0 else [])
     for log in opts.logs:
@@ -92,13 +84,13 @@ def prepare_inputs(opts: Options) -> tuple[list[Input], dict[str, Any]]:
                 print(f"building {path} ...", flush=True)
             m = make_logs.ensure(log, size_mb)
             manifests[m.path] = asdict(m)
-            inputs.append(Input(log, Path(m.path), m.size_bytes, main))
+            inputs.append(_report.Input(log, Path(m.path), m.size_bytes, main))
     return inputs, manifests
 
 
-def plan(inputs: Sequence[Input], e2e: Stage, cli: bool) -> list[tuple[Input | None, Stage]]:
+def plan(inputs: Sequence[_report.Input], e2e: Stage, cli: bool) -> list[tuple[_report.Input | None, Stage]]:
     """One round: every stage on every input. The scaling input gets only what RSS growth needs."""
-    steps: list[tuple[Input | None, Stage]] = [(None, _measure.STARTUP)]
+    steps: list[tuple[_report.Input | None, Stage]] = [(None, _measure.STARTUP)]
     for inp in inputs:
         stages = [_measure.READ, _measure.PARSE, _measure.STREAM] + ([_measure.LOAD] if cli else []) + [e2e]
         if not inp.main:
@@ -138,7 +130,9 @@ class Results:
         os.replace(tmp, self.opts.json_path)
 
 
-def run_rounds(opts: Options, steps: list[tuple[Input | None, Stage]], cli: bool, results: Results) -> None:
+def run_rounds(
+    opts: Options, steps: list[tuple[_report.Input | None, Stage]], cli: bool, results: Results
+) -> None:
     work = make_logs.OUT_DIR / "runs"
     work.mkdir(parents=True, exist_ok=True)
     for warm in {i for i, _ in steps if i is not None}:  # warm the page cache: every stage reads warm
@@ -154,7 +148,7 @@ def run_rounds(opts: Options, steps: list[tuple[Input | None, Stage]], cli: bool
 
 
 def summarize(
-    inputs: Sequence[Input], steps: list[tuple[Input | None, Stage]], results: Results
+    inputs: Sequence[_report.Input], steps: list[tuple[_report.Input | None, Stage]], results: Results
 ) -> list[_report.Row]:
     rows = [_report.aggregate(results.runs, "-", 0, "startup", _measure.STARTUP.label)]
     for inp in inputs:
@@ -168,7 +162,9 @@ def summarize(
     return rows
 
 
-def report(opts: Options, inputs: Sequence[Input], rows: Sequence[_report.Row], notes: list[str]) -> None:
+def report(
+    opts: Options, inputs: Sequence[_report.Input], rows: Sequence[_report.Row], notes: list[str]
+) -> None:
     print()
     print(_report.table(rows))
     print()

@@ -45,14 +45,6 @@ class Options:
     timeout_s: float
 
 
-@dataclass(frozen=True)
-class Input:
-    log: str
-    path: Path
-    size_bytes: int
-    main: bool
-
-
 def parse_args(argv: Sequence[str] | None) -> Options:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument(
@@ -75,7 +67,7 @@ def parse_args(argv: Sequence[str] | None) -> Options:
     return Options(a.size_mb, a.scaling_mb, a.repeat, a.json, a.timeout)
 
 
-def prepare_inputs(opts: Options) -> tuple[list[Input], dict[str, Any]]:
+def prepare_inputs(opts: Options) -> tuple[list[_report.Input], dict[str, Any]]:
     inputs, manifests = [], {}
     sizes = [(opts.size_mb, True)] + ([(opts.scaling_mb, False)] if opts.scaling_mb > 0 else [])
     for log in (OPENJ9, UNIFIED):
@@ -84,11 +76,11 @@ def prepare_inputs(opts: Options) -> tuple[list[Input], dict[str, Any]]:
                 print(f"building {make_logs.log_path(log, size_mb)} ...", flush=True)
             m = make_logs.ensure(log, size_mb)
             manifests[m.path] = asdict(m)
-            inputs.append(Input(log, Path(m.path), m.size_bytes, main))
+            inputs.append(_report.Input(log, Path(m.path), m.size_bytes, main))
     return inputs, manifests
 
 
-def plan(inputs: Sequence[Input], e2e: Stage) -> list[tuple[Input, Stage]]:
+def plan(inputs: Sequence[_report.Input], e2e: Stage) -> list[tuple[_report.Input, Stage]]:
     """One round: the parser alone (table, streaming summary) and the CLI end to end, on both logs; the
     smaller scaling logs get the two stages whose RSS growth matters."""
     steps = []
@@ -128,7 +120,7 @@ class Results:
         os.replace(tmp, self.path)
 
 
-def run_rounds(opts: Options, steps: list[tuple[Input, Stage]], cli: bool, results: Results) -> None:
+def run_rounds(opts: Options, steps: list[tuple[_report.Input, Stage]], cli: bool, results: Results) -> None:
     work = make_logs.OUT_DIR / "runs"
     work.mkdir(parents=True, exist_ok=True)
     for warm in {i for i, _ in steps}:  # warm the page cache: every stage reads warm
@@ -142,7 +134,7 @@ def run_rounds(opts: Options, steps: list[tuple[Input, Stage]], cli: bool, resul
             print(f"  round {rep + 1}/{opts.repeat}: {inp.log} {size} {stage.label}: {status}", flush=True)
 
 
-def ratios(rows: Sequence[_report.Row], inputs: Sequence[Input]) -> dict[str, Any]:
+def ratios(rows: Sequence[_report.Row], inputs: Sequence[_report.Input]) -> dict[str, Any]:
     """Per stage on the main logs: OpenJ9 MB/s over unified MB/s, and both peak RSS."""
     size = {i.log: i.size_bytes for i in inputs if i.main}
     out: dict[str, Any] = {}
@@ -163,7 +155,7 @@ def ratios(rows: Sequence[_report.Row], inputs: Sequence[Input]) -> dict[str, An
     return out
 
 
-def rss_growth(rows: Sequence[_report.Row], inputs: Sequence[Input]) -> list[str]:
+def rss_growth(rows: Sequence[_report.Row], inputs: Sequence[_report.Input]) -> list[str]:
     lines = []
     for log in (OPENJ9, UNIFIED):
         big = next(i.size_bytes for i in inputs if i.log == log and i.main)
