@@ -8,7 +8,10 @@ on stdout (mixed with the workload's own output, as in real use), `-Xlog:jit+com
 file, LogCompilation XML (gzipped: the XML of a short run is a few MB). Code cache full is provoked with a
 code cache of 1300-1500 KB (`-XX:-SegmentedCodeCache`, InitialCodeCacheSize = ReservedCodeCacheSize): the
 JVM runs on with its compilers disabled, or dies of "Out of space in CodeCache for adapters"; both logs
-are kept. A JVM killed (SIGKILL) one second into a LogCompilation run leaves a truncated XML file.
+are kept. With the segmented code cache (JDK 17 and 25), the bundled bigcode workload fills its profiled
+code heap: `CodeHeap 'profiled nmethods' is full` (gzipped). A JVM killed (SIGKILL) one second into a
+LogCompilation run leaves a truncated XML file. `--only NAME...` remakes just those files (e.g.
+`--only jdk25-codeheap-full.txt.gz`) and keeps the rest of MANIFEST.toml.
 The JDK 8 logs (jdk8-*) are not made here: no JDK 8 is installed; they are written by hand from the JDK 8
 sources (see MANIFEST.toml).
 """
@@ -23,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +43,16 @@ XML = ["-XX:+UnlockDiagnosticVMOptions", "-XX:+LogCompilation"]
 # code, so a little more room lets the run go on after the warning).
 FULL_SIZE = {11: "1300k", 17: "1300k", 25: "1500k"}
 TIMEOUT_S = 120
+# Code heap sizes that fill the profiled heap of a bigcode run of 1000 classes (measured here: full after
+# about 7 s on JDK 17 and 25), the other heaps large enough to go on.
+SEGMENTS = [
+    "-XX:+SegmentedCodeCache",
+    "-XX:ReservedCodeCacheSize=16m",
+    "-XX:NonNMethodCodeHeapSize=8m",
+    "-XX:ProfiledCodeHeapSize=7m",
+    "-XX:NonProfiledCodeHeapSize=1m",
+]
+BIGCODE = ["jvmlab.workloads.BigCode", "--classes", "1000", "--duration-s", "9"]
 
 
 def jdk_homes() -> dict[int, Path]:
@@ -50,8 +64,11 @@ def jdk_homes() -> dict[int, Path]:
     return homes
 
 
-def run(java: Path, flags: list[str], workdir: Path, stdout: Path | None = None) -> int:
-    argv = [str(java), *flags, "-cp", str(CLASSES), *WORKLOAD, "--out", str(workdir / "world")]
+def run(
+    java: Path, flags: list[str], workdir: Path, stdout: Path | None = None, workload: list[str] | None = None
+) -> int:
+    command = workload or [*WORKLOAD, "--out", str(workdir / "world")]
+    argv = [str(java), *flags, "-cp", str(CLASSES), *command]
     out = open(stdout, "wb") if stdout else subprocess.DEVNULL  # noqa: SIM115
     try:
         return subprocess.run(
@@ -78,7 +95,7 @@ def gzip_to(src: Path, dst: Path) -> None:
         shutil.copyfileobj(f, g)
 
 
-def make(major: int, home: Path, work: Path) -> list[dict[str, str]]:
+def make(major: int, home: Path, work: Path, only: set[str]) -> list[dict[str, str]]:
     java = home / "bin" / "java"
     made = []
     cmd = " ".join(WORKLOAD) + " --out DIR"
@@ -94,6 +111,19 @@ def make(major: int, home: Path, work: Path) -> list[dict[str, str]]:
                 "what": what,
             }
         )
+
+    def wanted(name: str) -> bool:
+        return not only or name in only
+
+    if wanted(f"jdk{major}-codeheap-full.txt.gz") and major in (17, 25):
+        flags = [*SEGMENTS, "-XX:+PrintCompilation"]
+        out = work / "codeheap-full.txt"
+        rc = run(java, flags, work, out, BIGCODE)
+        gzip_to(out, LOGS / f"jdk{major}-codeheap-full.txt.gz")
+        what = f"stdout, gzipped; CodeHeap 'profiled nmethods' is full (exit status {rc})"
+        note(f"jdk{major}-codeheap-full.txt.gz", flags, what, " ".join(BIGCODE))
+    if only:
+        return made
 
     flags = ["-XX:+PrintCompilation"]
     run(java, flags, work, LOGS / f"jdk{major}-print.txt")
@@ -168,18 +198,22 @@ JDK8 = [
 def main() -> None:
     if not CLASSES.joinpath("jvmlab/workloads/ChunkGen.class").exists():
         sys.exit("build/java has no ChunkGen: run `make java` first")
+    only = set(sys.argv[sys.argv.index("--only") + 1 :]) if "--only" in sys.argv else set()
     homes = jdk_homes()
     LOGS.mkdir(exist_ok=True)
     made: list[dict[str, str]] = []
     for major, home in sorted(homes.items()):
         with tempfile.TemporaryDirectory() as tmp:
-            made += make(major, home, Path(tmp))
+            made += make(major, home, Path(tmp), only)
         print(f"JDK {major}: done", file=sys.stderr)
+    entries = [{**e, "java": os.path.relpath(e["java"], ROOT)} for e in made]
+    if only:  # keep the other files' entries as they are
+        kept = tomllib.loads((LOGS / "MANIFEST.toml").read_text())
+        entries = [{"file": f, **v} for f, v in kept.items() if f not in only] + entries
+    else:
+        entries += [{**e, "java": ""} for e in JDK8]
     header = "# Written by tests/jit/make_logs.py: what made each log of this folder.\n"
-    body = "\n\n".join(
-        toml_entry({**e, "java": os.path.relpath(e["java"], ROOT) if "java" in e else ""})
-        for e in [*made, *JDK8]
-    )
+    body = "\n\n".join(toml_entry(e) for e in entries)
     (LOGS / "MANIFEST.toml").write_text(header + "\n" + body + "\n")
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -99,6 +100,25 @@ def test_advise_reads_codecache_full_from_a_compilation_log(name, capsys):
     assert code == 0
     (finding,) = [f for a in doc["inputs"] for f in a["findings"] if f["id"] == "code-cache-full"]
     assert finding["severity"] == "critical"
+
+
+def test_a_full_code_heap_sized_on_the_command_line_grows_itself(capsys):
+    """The JVM's flags (from MANIFEST) set the profiled heap to 7 MiB: that heap filled, and raising
+    ReservedCodeCacheSize alone would not give it room; without the flags, the reservation doubles."""
+    if not GC_LOG.is_file():
+        pytest.skip("the shared GC log corpus is not here")
+    manifest = tomllib.loads((LOGS / "MANIFEST.toml").read_text())
+    name = "jdk25-codeheap-full.txt.gz"
+    base = ["advise", str(GC_LOG), "--jit", str(LOGS / name), "--no-check", "--json"]
+    for flags, add in (
+        (manifest[name]["flags"], ["-XX:ProfiledCodeHeapSize=15m", "-XX:ReservedCodeCacheSize=24m"]),
+        ("-XX:ReservedCodeCacheSize=100m", ["-XX:ReservedCodeCacheSize=256m"]),
+    ):
+        assert main([*base, "--flags", flags]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        (finding,) = [f for a in doc["inputs"] for f in a["findings"] if f["id"] == "code-cache-full"]
+        assert finding["recommendation"]["add_flags"] == add, finding
+        assert "profiled nmethods" in finding["recommendation"]["action"]
 
 
 def test_the_compilation_table_has_each_compilation_and_its_fate(tmp_path, capsys):

@@ -135,6 +135,21 @@ def test_codecache_full_is_found(name):
     assert row["uptime_s"] == pytest.approx(float(re.search(rb"\[([\d.]+)s\]\[warning\]", text(name))[1]))
 
 
+@pytest.mark.parametrize("name", ["jdk17-codeheap-full.txt.gz", "jdk25-codeheap-full.txt.gz"])
+def test_a_full_code_heap_of_the_segmented_code_cache_is_named(name):
+    """bigcode with small code heaps (MANIFEST): the profiled heap fills first, the JVM logs it once as UL and
+    once as a VM warning on stdout: one event, named after the heap, at the UL line's time."""
+    assert "CodeHeap 'profiled nmethods' is full" in MANIFEST[name]["what"]
+    assert "-XX:+SegmentedCodeCache" in MANIFEST[name]["flags"]
+    raw = text(name)
+    full = load_compile_log(LOGS / name).events.filter(pl.col("kind") == "codecache_full")
+    assert full.height == len(re.findall(rb"\]\[warning\]\[codecache\] CodeHeap '[a-z -]+' is full", raw)) >= 1
+    row = full.row(0, named=True)
+    assert (row["reason"], row["action"]) == ("CodeHeap 'profiled nmethods'", "Compiler has been disabled")
+    first = re.search(rb"\[([\d.]+)s\]\[warning\]\[codecache\] CodeHeap", raw)
+    assert row["uptime_s"] == pytest.approx(float(first[1]))
+
+
 def test_jdk8_print_compilation_fragment_to_rows():
     """Hand-written from the JDK 8 sources (no JDK 8 is installed): compileBroker.cpp print_compilation_impl
     prints '%7d %4d %c%c%c%c%c %d      Klass::method (N bytes)   msg'; the warning is JDK 8's VM warning."""

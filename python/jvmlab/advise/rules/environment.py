@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import re
+
 from jvmlab.advise import thresholds as t
 from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Confidence, Severity
 from jvmlab.advise.rules.base import Outcome, evidence, make, mib, not_checked, rule
+from jvmlab.advise.rules.code_heaps import HEAP_FLAGS
+from jvmlab.jdk.options import parse_size
 
 CODE_CACHE_FULL = (
     "CodeCache is full",
@@ -90,17 +94,47 @@ def code_cache_full(f: Facts) -> Outcome:
     if not lines:
         return None
     size = f.flag_bytes("ReservedCodeCacheSize")
+    add, action = _code_cache_change(f, _full_segment(lines), size)
     return make(
         "code-cache-full",
         Severity.CRITICAL,
         "the code cache is full and the compiler was disabled",
         "New hot code stays interpreted from now on: ten times slower or worse, for the rest of the run.",
         evidence(None, lines[:3], reserved_code_cache_bytes=size, full_events=len(events) or len(lines)),
-        add=[f"-XX:ReservedCodeCacheSize={max(2 * (size or 0) >> 20, 256)}m"],
-        action="Raise ReservedCodeCacheSize (keep it at 240 MB or more for the segmented code cache); look "
-        "for runaway generated code (scripting engines, proxies).",
+        add=add,
+        action=action,
         effect=("throughput", "increase", "hot code compiled again"),
         confidence=Confidence.HIGH,
+    )
+
+
+def _full_segment(lines: list[str]) -> str | None:
+    """The code heap named by the first `CodeHeap '...' is full` (segmented code cache), else None."""
+    for line in lines:
+        m = re.search(r"CodeHeap '([^']+)'", line)
+        if m:
+            return m.group(1)
+    return None
+
+
+def _code_cache_change(f: Facts, segment: str | None, reserved: int | None) -> tuple[list[str], str]:
+    """The flags to change: a segment sized on the command line grows itself (and the reservation by as
+    much); otherwise HotSpot derives the segments from ReservedCodeCacheSize, which doubles."""
+    flag = HEAP_FLAGS.get(segment or "")
+    given = f.given(flag) if flag else None
+    if flag and given is not None and (seg := parse_size(given)):
+        grow = max(seg, 8 << 20)
+        add = [f"-XX:{flag}={(seg + grow) >> 20}m"]
+        if f.given("ReservedCodeCacheSize") is not None and reserved:
+            add.append(f"-XX:ReservedCodeCacheSize={(reserved + grow) >> 20}m")
+        return add, (
+            f"Give the '{segment}' code heap more room ({flag} is set on the command line, so it does not "
+            "grow with ReservedCodeCacheSize); look for runaway generated code (scripting engines, proxies)."
+        )
+    where = f" (the '{segment}' heap filled first)" if segment else ""
+    return [f"-XX:ReservedCodeCacheSize={max(2 * (reserved or 0) >> 20, 256)}m"], (
+        f"Raise ReservedCodeCacheSize{where}: keep it at 240 MB or more for the segmented code cache; "
+        "look for runaway generated code (scripting engines, proxies)."
     )
 
 
