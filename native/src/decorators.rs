@@ -42,6 +42,8 @@ pub struct Decorated {
     pub lone_nanos: Option<i64>,
     /// The first integer decorator (pid, or tid when it is alone and changes from line to line).
     pub first_int: Option<i64>,
+    /// The last integer decorator: the tid when `seen` has `D_TID` (pid and tid both printed).
+    pub last_int: Option<i64>,
     pub seen: u16,
     /// Offset of the message in the line.
     pub message_at: usize,
@@ -91,8 +93,9 @@ impl Layout {
             match kind {
                 Kind::Skip => {}
                 Kind::Int => {
+                    d.last_int = parse_int(t).map(|(v, _)| v);
                     if d.first_int.is_none() {
-                        d.first_int = parse_int(t).map(|(v, _)| v);
+                        d.first_int = d.last_int;
                     }
                 }
                 Kind::Tags => d.stats_tag = is_stats_tag(crate::numbers::trim_end(t)),
@@ -290,6 +293,7 @@ fn classify_number(t: &[u8], d: &mut Decorated, nanos: &mut [Option<i64>; 2]) ->
         if n == t.len() {
             d.seen |= if d.seen & D_PID == 0 { D_PID } else { D_TID };
             d.first_int.get_or_insert(v);
+            d.last_int = Some(v);
             return true;
         }
     }

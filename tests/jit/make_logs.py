@@ -10,8 +10,11 @@ code cache of 1300-1500 KB (`-XX:-SegmentedCodeCache`, InitialCodeCacheSize = Re
 JVM runs on with its compilers disabled, or dies of "Out of space in CodeCache for adapters"; both logs
 are kept. With the segmented code cache (JDK 17 and 25), the bundled bigcode workload fills its profiled
 code heap: `CodeHeap 'profiled nmethods' is full` (gzipped). A JVM killed (SIGKILL) one second into a
-LogCompilation run leaves a truncated XML file. `--only NAME...` remakes just those files (e.g.
-`--only jdk25-codeheap-full.txt.gz`) and keeps the rest of MANIFEST.toml.
+LogCompilation run leaves a truncated XML file. Inlining as text is logged beside LogCompilation XML in the
+same run, so that each call site can be checked against the XML's: `-XX:+PrintInlining` on stdout
+(`jdkN-inlining.txt.gz`, its XML `jdkN-inlining.xml.gz`) and `-Xlog:jit+compilation=debug,jit+inlining=debug`
+with the tid decorator (`jdkN-inlining-ul.log.gz`, its XML `jdkN-inlining-ul.xml.gz`). `--only NAME...`
+remakes just those files (e.g. `--only jdk25-codeheap-full.txt.gz`) and keeps the rest of MANIFEST.toml.
 The JDK 8 logs (jdk8-*) are not made here: no JDK 8 is installed; they are written by hand from the JDK 8
 sources (see MANIFEST.toml).
 """
@@ -122,6 +125,21 @@ def make(major: int, home: Path, work: Path, only: set[str]) -> list[dict[str, s
         gzip_to(out, LOGS / f"jdk{major}-codeheap-full.txt.gz")
         what = f"stdout, gzipped; CodeHeap 'profiled nmethods' is full (exit status {rc})"
         note(f"jdk{major}-codeheap-full.txt.gz", flags, what, " ".join(BIGCODE))
+    if wanted(f"jdk{major}-inlining.txt.gz"):
+        flags = [*XML, "-XX:LogFile=inlining.xml", "-XX:+PrintCompilation", "-XX:+PrintInlining"]
+        out = work / "inlining.txt"
+        run(java, flags, work, out)
+        gzip_to(out, LOGS / f"jdk{major}-inlining.txt.gz")
+        gzip_to(work / "inlining.xml", LOGS / f"jdk{major}-inlining.xml.gz")
+        note(f"jdk{major}-inlining.txt.gz", flags, "stdout, gzipped: PrintCompilation and PrintInlining")
+        note(f"jdk{major}-inlining.xml.gz", flags, "LogCompilation XML of the same run, gzipped")
+        ul = "-Xlog:jit+compilation=debug,jit+inlining=debug:file=inlining-ul.log:uptime,pid,tid,level,tags"
+        flags = [*XML, "-XX:LogFile=inlining-ul.xml", ul]
+        run(java, flags, work)
+        gzip_to(work / "inlining-ul.log", LOGS / f"jdk{major}-inlining-ul.log.gz")
+        gzip_to(work / "inlining-ul.xml", LOGS / f"jdk{major}-inlining-ul.xml.gz")
+        note(f"jdk{major}-inlining-ul.log.gz", flags, "unified logging file with pid and tid, gzipped")
+        note(f"jdk{major}-inlining-ul.xml.gz", flags, "LogCompilation XML of the same run, gzipped")
     if only:
         return made
 
@@ -209,7 +227,8 @@ def main() -> None:
     entries = [{**e, "java": os.path.relpath(e["java"], ROOT)} for e in made]
     if only:  # keep the other files' entries as they are
         kept = tomllib.loads((LOGS / "MANIFEST.toml").read_text())
-        entries = [{"file": f, **v} for f, v in kept.items() if f not in only] + entries
+        remade = {e["file"] for e in made}
+        entries = [{"file": f, **v} for f, v in kept.items() if f not in remade] + entries
     else:
         entries += [{**e, "java": ""} for e in JDK8]
     header = "# Written by tests/jit/make_logs.py: what made each log of this folder.\n"

@@ -3,6 +3,7 @@
 //! (`-XX:+LogCompilation`). The format is detected per file; several files are read as one log. Lines are
 //! cut out of 1 MiB chunks in place; Python gets columns, never one object per line.
 
+mod inlining;
 pub mod table;
 mod text;
 mod xml;
@@ -83,6 +84,7 @@ pub struct JitParser {
     first_wall_ms: Option<i64>,
     last_codecache_row: Option<usize>,
     xml: xml::XmlState,
+    inline: inlining::InlineState,
     scratch: Vec<u8>,
 }
 
@@ -108,6 +110,7 @@ impl JitParser {
             first_wall_ms: None,
             last_codecache_row: None,
             xml: xml::XmlState::default(),
+            inline: inlining::InlineState::default(),
             scratch: Vec::new(),
         }
     }
@@ -121,6 +124,7 @@ impl JitParser {
         self.first_wall_ms = None;
         self.last_codecache_row = None;
         self.xml = xml::XmlState::default();
+        self.inline = inlining::InlineState::default();
         self.fmt.formats.push("unknown");
     }
 
@@ -134,6 +138,8 @@ impl JitParser {
         }
         if self.mode == Mode::Xml {
             self.end_xml_source();
+        } else {
+            self.end_inline_source();
         }
         self.fill_methods_from_compiles();
     }

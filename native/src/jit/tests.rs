@@ -177,3 +177,92 @@ fn xml_cut_short_keeps_what_is_complete() {
     assert_eq!(p.events.uptime_s[0], 0.2, "no task: the nmethod's time");
     assert_eq!(p.events.bci[2], NULL_I64);
 }
+
+#[test]
+fn print_inlining_call_sites() {
+    use super::inlining::parse_inline_line;
+    let s = parse_inline_line(
+        b"                              @ 27   java.lang.StringLatin1::hashCode (42 bytes)   callee is too large",
+    )
+    .unwrap();
+    assert_eq!(
+        (s.at, s.bci, s.callee),
+        (30, 27, &b"java.lang.StringLatin1::hashCode"[..])
+    );
+    assert_eq!((s.callee_bytes, s.inlined), (Some(42), false));
+    assert_eq!(s.reason, b"callee is too large");
+    // the callee's attribute columns (synchronized, exception handlers, monitors) sit in the indentation
+    let s = parse_inline_line(
+        b"               !m             @ 410   java.util.concurrent.ConcurrentHashMap::treeifyBin (164 bytes)   inline (hot)",
+    )
+    .unwrap();
+    assert_eq!(
+        (s.at, s.inlined, s.reason),
+        (30, true, &b"inline (hot)"[..])
+    );
+    let s = parse_inline_line(
+        b"                              @ 37  java/lang/StringUTF16::hashCode (not loaded)   failed to inline: not inlineable",
+    )
+    .unwrap();
+    assert_eq!(
+        (s.callee_bytes, s.inlined, s.reason),
+        (None, false, &b"not inlineable"[..])
+    );
+    let s = parse_inline_line(
+        b"                                  @ 32   java.lang.StringLatin1::indexOfChar (33 bytes)   (intrinsic)",
+    )
+    .unwrap();
+    assert_eq!((s.at, s.inlined), (34, true));
+    assert!(parse_inline_line(b"    94   30     n 0       a.B::c (native)").is_none());
+    assert!(parse_inline_line(b"mail me @ 3 a.B::c (1 bytes)").is_none());
+}
+
+#[test]
+fn call_sites_belong_to_their_threads_last_compilation() {
+    // pid and tid: the sites of thread 12 (a C2 compile printed after thread 11's C1 compile) are 12's
+    let p = parse(concat!(
+        "[0.100s][7][12][debug][jit,compilation]   40       4       a.A::hot (60 bytes)\n",
+        "[0.101s][7][11][debug][jit,compilation]   41       3       b.B::cold (9 bytes)\n",
+        "[0.101s][7][11][debug][jit,inlining]                               @ 1   java.lang.Object::<init> (1 bytes)   inline\n",
+        "[0.105s][7][12][debug][jit,inlining]                               @ 5   a.A::big (900 bytes)   hot method too big\n",
+        "[0.105s][7][12][debug][jit,inlining]                               @ 9   a.A::small (8 bytes)   inline (hot)\n",
+        "[0.105s][7][12][debug][jit,inlining]                                 @ 2   a.A::tiny (3 bytes)   inline (hot)\n",
+    ));
+    let i = &p.inlining;
+    let m = |c: u32| p.names.methods.values[c as usize - 1].clone();
+    assert_eq!(i.compile_id, vec![41, 40, 40, 40]);
+    assert_eq!(
+        (0..4).map(|r| m(i.caller[r])).collect::<Vec<_>>(),
+        vec!["b.B::cold", "a.A::hot", "a.A::hot", "a.A::small"]
+    );
+    assert_eq!(i.depth, vec![1, 1, 1, 2]);
+    assert_eq!(i.inlined, vec![true, false, true, true]);
+    assert_eq!(p.diag.lines_unknown, 0);
+}
+
+#[test]
+fn without_thread_ids_the_compilation_of_a_site_is_unknown() {
+    // stdout: the C2 compile's sites come after another compile's line; only depth 2 has a caller
+    let p = parse(concat!(
+        "    100   40       4       a.A::hot (60 bytes)\n",
+        "    101   41       3       b.B::cold (9 bytes)\n",
+        "                              @ 9   a.A::small (8 bytes)   inline (hot)\n",
+        "                                @ 2   a.A::tiny (3 bytes)   inline (hot)\n",
+    ));
+    let i = &p.inlining;
+    assert_eq!(i.compile_id, vec![NULL_I64, NULL_I64]);
+    assert_eq!(i.caller[0], 0);
+    assert_eq!(
+        p.names.methods.values[i.caller[1] as usize - 1],
+        "a.A::small"
+    );
+    // one integer decorator that never changes is a pid: no compilation is taken from it
+    let p = parse(concat!(
+        "[0.100s][7][debug][jit,compilation]   40       4       a.A::hot (60 bytes)\n",
+        "[0.105s][7][debug][jit,inlining]                               @ 9   a.A::small (8 bytes)   inline (hot)\n",
+    ));
+    assert_eq!(
+        (p.inlining.compile_id[0], p.inlining.caller[0]),
+        (NULL_I64, 0)
+    );
+}

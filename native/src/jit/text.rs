@@ -146,16 +146,17 @@ fn is_codecache_report(t: &[u8]) -> bool {
 impl JitParser {
     pub(super) fn text_line(&mut self, line: &[u8]) {
         if line.first() == Some(&b'[') {
-            if let Some((uptime, at)) = self.decorated(line) {
+            if let Some((uptime, at, thread)) = self.decorated(line) {
                 let msg = &line[at..];
                 let known = self.codecache_text(msg, uptime, true)
                     || match parse_compile_line(msg, false) {
                         Some(c) => {
-                            self.compile_row(&c, uptime);
+                            self.compile_row(&c, uptime, thread);
                             true
                         }
                         None => false,
-                    };
+                    }
+                    || self.inline_text(msg, thread);
                 if known {
                     self.fmt.unified_lines += 1;
                     self.set_format("unified");
@@ -165,6 +166,10 @@ impl JitParser {
                 return;
             }
         }
+        if self.inline_text(line, None) {
+            return;
+        }
+        self.inline.other_line();
         if self.codecache_text(line, f64::NAN, false) {
             return;
         }
@@ -172,19 +177,18 @@ impl JitParser {
             self.fmt.print_compilation_lines += 1;
             self.set_format("print_compilation");
             let t = c.time_ms.map_or(f64::NAN, |ms| ms as f64 / 1000.0);
-            self.compile_row(&c, t);
+            self.compile_row(&c, t, None);
             return;
         }
-        let t = trim_start(line);
-        if t.is_empty() || (t.starts_with(b"@ ") && t.get(2).is_some_and(u8::is_ascii_digit)) {
-            self.diag.lines_ignored += 1; // blank, or -XX:+PrintInlining's call sites
+        if trim_start(line).is_empty() {
+            self.diag.lines_ignored += 1;
         } else {
             self.diag.unknown(line);
         }
     }
 
-    /// (uptime in seconds or NaN, where the message starts) of a unified-logging line.
-    fn decorated(&mut self, line: &[u8]) -> Option<(f64, usize)> {
+    /// (uptime in seconds or NaN, where the message starts, the thread) of a unified-logging line.
+    fn decorated(&mut self, line: &[u8]) -> Option<(f64, usize, Option<i64>)> {
         let cached = self.layout.and_then(|l| l.parse(line, self.fmt.decorators));
         let d = match cached {
             Some(d) => d,
@@ -203,7 +207,9 @@ impl JitParser {
             }
             _ => f64::NAN,
         };
-        Some((uptime, d.message_at))
+        let tid_known = self.fmt.decorators & crate::decorators::D_TID != 0;
+        let thread = self.inline.thread_of(d.last_int, tid_known);
+        Some((uptime, d.message_at, thread))
     }
 
     /// A code cache warning or report line: true when it was one.
@@ -246,7 +252,12 @@ impl JitParser {
         false
     }
 
-    fn compile_row(&mut self, c: &CompileLine, uptime: f64) {
+    fn compile_row(&mut self, c: &CompileLine, uptime: f64, thread: Option<i64>) {
+        if c.message == b"blocked" {
+            // a compilation still running when the JVM exits, printed again: not a second compilation
+            self.diag.lines_ignored += 1;
+            return;
+        }
         let uptime = if uptime.is_nan() {
             self.last_uptime_s
         } else {
@@ -301,7 +312,8 @@ impl JitParser {
             n += 1;
         }
         e.flags = code_or_null(&mut self.names.flags, &letters[..n]);
-        self.events.push(&e, self.source);
+        let row = self.events.push(&e, self.source);
+        self.inline.compiled(row, e.kind, c.level, thread);
         self.diag.lines_matched += 1;
     }
 }

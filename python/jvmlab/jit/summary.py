@@ -65,6 +65,7 @@ class JitSummary:
     hot_source: str  # where the hot methods came from: a profile, or the compile counts of the log
     hot_inlining_failures: list[dict[str, Any]]
     inlining_failure_reasons: dict[str, int]
+    inlining_failures_without_caller: int
     largest_native: list[dict[str, Any]]
     diagnostics: dict[str, Any] = field(default_factory=dict)
     format_version: int = FORMAT_VERSION
@@ -275,6 +276,7 @@ def summarize(
         hot_source="compile counts" if hot is None else hot_source,
         hot_inlining_failures=_hot_failures(log.inlining, hot_methods),
         inlining_failure_reasons=_counts(failures, "reason") if not failures.is_empty() else {},
+        inlining_failures_without_caller=failures.get_column("caller").null_count() if failures.height else 0,
         largest_native=_largest_native(compiles),
         diagnostics={
             k: log.diagnostics[k] for k in ("lines_total", "lines_unknown", "truncated", "unfinished_tasks")

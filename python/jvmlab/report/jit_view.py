@@ -139,6 +139,16 @@ def findings_renderables(s: JitSummary, *, top: int = 15) -> list[RenderableType
         for f in s.hot_inlining_failures[:top]:
             t.add_row(str(f["caller"]), str(f["callee"]), str(f["reason"]), f"{f['count']:,}")
         out.append(t)
+    if s.inlining_failures_without_caller:
+        out.append(
+            Text(
+                f"{s.inlining_failures_without_caller:,} failed inlines have no known caller: "
+                "-XX:+PrintInlining text does not say which compilation printed a call site. Log "
+                "-Xlog:jit+compilation=debug,jit+inlining=debug with the tid decorator, or LogCompilation, "
+                "to see them per hot method.",
+                style="dim",
+            )
+        )
     return out
 
 
