@@ -38,11 +38,12 @@ def parse_compile_logs(paths: list[str]) -> dict[str, Any]:
     """Parse HotSpot compilation logs (-XX:+PrintCompilation output, -Xlog:jit+compilation, LogCompilation
     XML; plain or gzip; the format detected per file), in order, as one log.
 
-    Returns {"events": {name: numpy array}, "inlining": {name: numpy array}, "categories": {kind, compiler,
-    method, signature, reason, action, flags: [values]}, "diagnostics": {...}, "format": {"formats": one per
-    file, ...}} (docs/jit.md). Categorical columns hold codes, 0 meaning null and code k meaning
-    categories[list][k - 1] (events.method, inlining.caller and inlining.callee index "method"; both
-    tables' reason index "reason"). Nullable integers use the minimum int64, floats NaN.
+    Returns {"events": {name: numpy array}, "inlining": {name: numpy array}, "code_heaps": {name: numpy
+    array}, "categories": {kind, compiler, method, signature, reason, action, flags, heap: [values]},
+    "diagnostics": {...}, "format": {"formats": one per file, ...}} (docs/jit.md). Categorical columns hold
+    codes, 0 meaning null and code k meaning categories[list][k - 1] (events.method, inlining.caller and
+    inlining.callee index "method"; both tables' reason index "reason"; code_heaps.heap indexes "heap").
+    Nullable integers use the minimum int64, floats NaN.
     Raises OSError naming the file when it cannot be read.
     """
 

@@ -173,6 +173,10 @@ def test_jit_flags_by_level_and_jdk(tmp_path):
         "compile_log": tmp_path / "jit.log",
     }
     assert telemetry.jit_log_flags("compilations", 17, tmp_path, vm="OpenJ9") == []
+    # JDK 8 cannot be asked Compiler.codecache: the JVM reports its code cache after each compilation
+    summary8 = telemetry.jit_log_flags("summary", 8, tmp_path)
+    assert "-XX:+PrintCodeCacheOnCompilation" in summary8 and "-XX:+PrintCompilation" not in summary8
+    assert telemetry.jit_artifacts("summary", 8, tmp_path) == {"jit_log": tmp_path / "jit.log"}
 
 
 def test_spec_takes_jit_levels_and_perf():
@@ -194,7 +198,7 @@ def java_home(major: int) -> Path:
     return home
 
 
-def jit_trial(tmp_path: Path, major: int, level: str):
+def jit_trial(tmp_path: Path, major: int, level: str, *, home_major: int | None = None, flags=()):
     spec = parse_spec(
         {
             "name": "jit",
@@ -208,14 +212,14 @@ def jit_trial(tmp_path: Path, major: int, level: str):
             "telemetry": {"gc_log": False, "sample_interval_s": 0.25, "jit": level, "perf": True},
         }
     )
-    home = java_home(major)
+    home = java_home(home_major or major)
     setup = TrialSetup(
         trial_id="jit#1",
         java=home / "bin" / "java",
         jdk_home=home,
         jdk_major=major,
         jdk_vm="HotSpot",
-        flags=("-Xmx64m", "-XX:+UseTransparentHugePages", "-XX:+AlwaysPreTouch"),
+        flags=("-Xmx64m", "-XX:+UseTransparentHugePages", "-XX:+AlwaysPreTouch", *flags),
         run_dir=tmp_path / "run",
         classes=classes_dir(),
     )
@@ -260,6 +264,37 @@ def test_a_trial_with_jit_telemetry(tmp_path, major, level):
     else:
         assert out.perf["note"] == NO_PMU_NOTE and f["ipc"] is None
     assert Path(out.artifacts["perf"]).is_file()
+
+
+@pytest.mark.jvm
+@pytest.mark.parametrize("level", ["summary", "compilations"])
+def test_a_trial_with_jdk8s_flags_takes_the_code_heaps_from_the_jvms_reports(tmp_path, monkeypatch, level):
+    """JDK 8 has no Compiler.codecache (its attach answers with an unknown command) and one flat code
+    cache: a JDK 11 run with JDK 8's telemetry flags and -XX:-SegmentedCodeCache, Compiler.codecache made
+    to fail as on JDK 8, gets its code heap series from -XX:+PrintCodeCacheOnCompilation in jit.log."""
+    from jvmlab.errors import JvmLabError
+    from jvmlab.jdk import hotspot_attach
+
+    real = hotspot_attach.dcmd
+
+    def jdk8_dcmd(pid, command, *args, **kwargs):
+        if command == "Compiler.codecache":
+            raise JvmLabError("Compiler.codecache: unknown diagnostic command (JDK 8)")
+        return real(pid, command, *args, **kwargs)
+
+    monkeypatch.setattr(hotspot_attach, "dcmd", jdk8_dcmd)
+    out = jit_trial(tmp_path, 8, level, home_major=11, flags=("-XX:-SegmentedCodeCache",))
+    assert out.state == "ok", out.reason
+    points = out.series[f"codecache_used_bytes:{FLAT}"]
+    assert len(points) >= 10 and all(v > 0 for _, v in points)
+    assert points == sorted(points)  # times since launch, in order; use only grows in so short a run
+    figures = out.jit["codecache"][FLAT]
+    assert figures["size_bytes"] == 240 * MIB and 0 < figures["used_peak_bytes"] <= figures["size_bytes"]
+    assert (
+        "reports after each compilation" in out.jit["note"] and "no code cache samples" not in out.jit["note"]
+    )
+    log = Path(out.artifacts["jit_log"]).read_text()
+    assert "<hotspot_log" in log and ("java.lang.String::hashCode" in log) == (level == "compilations")
 
 
 # measures ---------------------------------------------------------------------------------------------

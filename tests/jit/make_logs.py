@@ -13,7 +13,10 @@ code heap: `CodeHeap 'profiled nmethods' is full` (gzipped). A JVM killed (SIGKI
 LogCompilation run leaves a truncated XML file. Inlining as text is logged beside LogCompilation XML in the
 same run, so that each call site can be checked against the XML's: `-XX:+PrintInlining` on stdout
 (`jdkN-inlining.txt.gz`, its XML `jdkN-inlining.xml.gz`) and `-Xlog:jit+compilation=debug,jit+inlining=debug`
-with the tid decorator (`jdkN-inlining-ul.log.gz`, its XML `jdkN-inlining-ul.xml.gz`). `--only NAME...`
+with the tid decorator (`jdkN-inlining-ul.log.gz`, its XML `jdkN-inlining-ul.xml.gz`). Code heap reports
+after each compilation (`-XX:+PrintCodeCacheOnCompilation`, `jdkN-codeheaps.txt.gz`), and on JDK 11 the
+flags jvmlab gives JDK 8 for [telemetry] jit (LogVMOutput into an XML file, flat code cache:
+`jdk11-as-jdk8.xml.gz`). `--only NAME...`
 remakes just those files (e.g. `--only jdk25-codeheap-full.txt.gz`) and keeps the rest of MANIFEST.toml.
 The JDK 8 logs (jdk8-*) are not made here: no JDK 8 is installed; they are written by hand from the JDK 8
 sources (see MANIFEST.toml).
@@ -35,6 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 
+from jvmlab.experiment.execution.telemetry import jit_log_flags  # noqa: E402
 from jvmlab.jdk.discovery import installed_jdks  # noqa: E402
 
 LOGS = Path(__file__).with_name("logs")
@@ -140,6 +144,20 @@ def make(major: int, home: Path, work: Path, only: set[str]) -> list[dict[str, s
         gzip_to(work / "inlining-ul.xml", LOGS / f"jdk{major}-inlining-ul.xml.gz")
         note(f"jdk{major}-inlining-ul.log.gz", flags, "unified logging file with pid and tid, gzipped")
         note(f"jdk{major}-inlining-ul.xml.gz", flags, "LogCompilation XML of the same run, gzipped")
+    if wanted(f"jdk{major}-codeheaps.txt.gz"):
+        flags = ["-XX:+PrintCompilation", "-XX:+PrintCodeCacheOnCompilation", "-XX:+PrintCodeCache"]
+        out = work / "codeheaps.txt"
+        run(java, flags, work, out)
+        gzip_to(out, LOGS / f"jdk{major}-codeheaps.txt.gz")
+        note(f"jdk{major}-codeheaps.txt.gz", flags, "stdout, gzipped: code heaps after each compilation")
+    if wanted("jdk11-as-jdk8.xml.gz") and major == 11:
+        flags = [*jit_log_flags("compilations", 8, work), "-XX:-SegmentedCodeCache"]
+        run(java, flags, work)
+        gzip_to(work / "jit.log", LOGS / "jdk11-as-jdk8.xml.gz")
+        what = (
+            "LogVMOutput XML, gzipped: the flags of [telemetry] jit = compilations on JDK 8, flat code cache"
+        )
+        note("jdk11-as-jdk8.xml.gz", [f.replace(str(work), "DIR") for f in flags], what)
     if only:
         return made
 

@@ -361,3 +361,49 @@ def test_print_inlining_on_stdout_has_sites_without_their_compilation(jdk):
     assert deeper["caller"].null_count() < 0.1 * deeper.height
     s = summarize(log)
     assert s.inlining_failures_without_caller == inl.filter(~pl.col("inlined"))["caller"].null_count() > 0
+
+
+CODE_HEAP_LINE = re.compile(
+    rb"(CodeHeap '([a-z -]+)'|CodeCache): size=(\d+)Kb,? used=(\d+)Kb,? max_used=(\d+)Kb,? free=(\d+)Kb"
+)
+
+
+@pytest.mark.parametrize("jdk", ["11", "17", "21", "25"])
+def test_code_heap_reports_after_each_compilation_are_rows(jdk):
+    """-XX:+PrintCodeCacheOnCompilation (MANIFEST): one row per code heap per report, wherever the report
+    sits in a line of stdout; the segments' total of JDK 21+ (`CodeCache: size=..., used=...`) is no heap."""
+    name = f"jdk{jdk}-codeheaps.txt.gz"
+    assert "-XX:+PrintCodeCacheOnCompilation" in MANIFEST[name]["flags"]
+    lines = [m for m in CODE_HEAP_LINE.finditer(text(name)) if m[2]]  # the segments' lines
+    log = load_compile_log(LOGS / name)
+    heaps = log.code_heaps
+    assert heaps.height == len(lines) > 3 * log.events.filter(pl.col("kind") == "compile").height
+    assert set(heaps["heap"].cast(pl.String)) == {
+        "non-nmethods",
+        "profiled nmethods",
+        "non-profiled nmethods",
+    }
+    assert heaps["used_bytes"].to_list() == [int(m[4]) * 1024 for m in lines]
+    assert heaps["uptime_s"].null_count() == 0 and heaps["uptime_s"].is_sorted()
+    use = summarize(log).code_heap_use
+    for heap in ("profiled nmethods", "non-profiled nmethods"):
+        kb = [(int(m[3]), int(m[4]), int(m[5])) for m in lines if m[2].decode() == heap]
+        assert use[heap]["peak_bytes"] == max(max(u, mu) for _, u, mu in kb) * 1024
+        assert use[heap]["size_bytes"] == kb[-1][0] * 1024 and use[heap]["reports"] == len(kb)
+        assert max(v for v in use[heap]["bins"] if v is not None) == max(u for _, u, _ in kb) * 1024
+
+
+def test_jdk8s_telemetry_flags_give_compilations_and_the_flat_code_cache():
+    """JDK 8's [telemetry] jit (LogVMOutput: PrintCompilation and the code cache reports inside <tty>), run
+    on JDK 11 with one flat code cache as JDK 8 has (MANIFEST): the tty's lines are the rows, the file is
+    no LogCompilation, so they are no copies."""
+    name = "jdk11-as-jdk8.xml.gz"
+    raw = text(name).decode()
+    log = load_compile_log(LOGS / name)
+    compiles = re.findall(r"^\s*\d+\s+\d+ [ %s!bn]{5} ", raw, re.M)
+    assert log.events.height == len(compiles) > 100
+    heaps = log.code_heaps
+    assert set(heaps["heap"].cast(pl.String)) == {"CodeCache"}
+    assert heaps.height == len(re.findall(r"CodeCache: size=\d+Kb used=", raw))
+    assert log.diagnostics["lines_unknown"] == 0, log.diagnostics["unknown_samples"]
+    assert log.events["method"].cast(pl.String).str.contains("<init>").any()  # &lt;init&gt; unescaped

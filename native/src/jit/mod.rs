@@ -14,7 +14,7 @@ mod tests;
 use std::collections::BTreeMap;
 
 use crate::columns::{FastMap, NULL_I64};
-use table::{Events, Inlining, Names};
+use table::{CodeHeapRows, Events, Inlining, Names};
 
 pub const MAX_SAMPLES: usize = 5;
 
@@ -71,6 +71,7 @@ enum Mode {
 pub struct JitParser {
     pub events: Events,
     pub inlining: Inlining,
+    pub code_heaps: CodeHeapRows,
     pub names: Names,
     pub diag: Diagnostics,
     pub fmt: Format,
@@ -85,6 +86,8 @@ pub struct JitParser {
     last_codecache_row: Option<usize>,
     xml: xml::XmlState,
     inline: inlining::InlineState,
+    /// This file's code heap reports name segments (a `CodeCache` line is then their total).
+    segmented: bool,
     scratch: Vec<u8>,
 }
 
@@ -99,6 +102,7 @@ impl JitParser {
         JitParser {
             events: Events::default(),
             inlining: Inlining::default(),
+            code_heaps: CodeHeapRows::default(),
             names: Names::default(),
             diag: Diagnostics::default(),
             fmt: Format::default(),
@@ -111,6 +115,7 @@ impl JitParser {
             last_codecache_row: None,
             xml: xml::XmlState::default(),
             inline: inlining::InlineState::default(),
+            segmented: false,
             scratch: Vec::new(),
         }
     }
@@ -125,6 +130,7 @@ impl JitParser {
         self.last_codecache_row = None;
         self.xml = xml::XmlState::default();
         self.inline = inlining::InlineState::default();
+        self.segmented = false;
         self.fmt.formats.push("unknown");
     }
 

@@ -173,6 +173,21 @@ impl Inlining {
     }
 }
 
+/// Code heap use as the JVM printed it: `-XX:+PrintCodeCacheOnCompilation` after each compilation,
+/// `-XX:+PrintCodeCache` at exit, the report after "CodeCache is full" (JDK 8-25). One row per heap per
+/// report; the flat code cache is the heap `CodeCache`.
+#[derive(Debug, Default)]
+pub struct CodeHeapRows {
+    pub uptime_s: Vec<f64>,
+    pub heap: Vec<u32>,
+    pub size_bytes: Vec<i64>,
+    pub used_bytes: Vec<i64>,
+    pub max_used_bytes: Vec<i64>,
+    pub free_bytes: Vec<i64>,
+    pub source: Vec<i32>,
+    pub heaps: Interner,
+}
+
 /// The interned strings shared by both tables: methods (events.method, inlining.caller/callee),
 /// signatures, reasons (events.reason, inlining.reason), actions and flags.
 #[derive(Debug, Default)]

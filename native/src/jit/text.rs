@@ -127,6 +127,36 @@ pub fn parse_full_warning(s: &[u8]) -> Option<(&[u8], &[u8])> {
     Some((heap, what.strip_suffix(b".").unwrap_or(what)))
 }
 
+/// A code heap's line of `CodeCache::print_summary` (PrintCodeCacheOnCompilation, PrintCodeCache, the report
+/// after a full code cache), anywhere in the line (other output may precede it on stdout):
+/// `CodeHeap 'profiled nmethods': size=120032Kb used=2Kb max_used=2Kb free=120029Kb`, or the flat
+/// `CodeCache: size=245760Kb used=1009Kb max_used=1016Kb free=244750Kb` (JDK 21+ totals have commas).
+/// (heap name, [size, used, max_used, free] in bytes).
+pub fn parse_code_heap_line(s: &[u8]) -> Option<(&[u8], [i64; 4])> {
+    let (heap, rest) = if let Some(at) = memchr::memmem::find(s, b"CodeHeap '") {
+        let name = &s[at + 10..];
+        let end = memchr::memchr(b'\'', name)?;
+        (&name[..end], name[end..].strip_prefix(b"': ")?)
+    } else {
+        let at = memchr::memmem::find(s, b"CodeCache: size=")?;
+        (&b"CodeCache"[..], &s[at + 11..])
+    };
+    let mut sizes = [0i64; 4];
+    let mut p = rest;
+    for (i, key) in [&b"size="[..], b"used=", b"max_used=", b"free="]
+        .iter()
+        .enumerate()
+    {
+        p = p.strip_prefix(*key)?;
+        let (kb, n) = parse_int(p)?;
+        p = p[n..].strip_prefix(b"Kb")?;
+        p = p.strip_prefix(b",").unwrap_or(p);
+        p = trim_start(p);
+        sizes[i] = kb * 1024;
+    }
+    Some((heap, sizes))
+}
+
 /// The code cache report HotSpot prints after the warning (CodeCache::print_summary), and the advice line.
 fn is_codecache_report(t: &[u8]) -> bool {
     const STARTS: [&[u8]; 8] = [
@@ -234,6 +264,10 @@ impl JitParser {
             self.diag.lines_matched += 1;
             return true;
         }
+        if let Some((heap, sizes)) = parse_code_heap_line(t) {
+            self.code_heap_row(heap, sizes, uptime);
+            return true;
+        }
         if is_codecache_report(t) {
             self.diag.lines_ignored += 1;
             if let Some(rest) = t
@@ -252,7 +286,31 @@ impl JitParser {
         false
     }
 
-    fn compile_row(&mut self, c: &CompileLine, uptime: f64, thread: Option<i64>) {
+    /// One code heap of a report. With a segmented code cache, the `CodeCache` line of JDK 21+ is the
+    /// segments' total: not a heap of its own.
+    pub(super) fn code_heap_row(&mut self, heap: &[u8], sizes: [i64; 4], uptime: f64) {
+        let c = &mut self.code_heaps;
+        if heap == b"CodeCache" && self.segmented {
+            self.diag.lines_ignored += 1;
+            return;
+        }
+        self.segmented |= heap != b"CodeCache";
+        c.uptime_s.push(if uptime.is_nan() {
+            self.last_uptime_s
+        } else {
+            uptime
+        });
+        let code = c.heaps.code(heap);
+        c.heap.push(code);
+        c.size_bytes.push(sizes[0]);
+        c.used_bytes.push(sizes[1]);
+        c.max_used_bytes.push(sizes[2]);
+        c.free_bytes.push(sizes[3]);
+        c.source.push(self.source);
+        self.diag.lines_matched += 1;
+    }
+
+    pub(super) fn compile_row(&mut self, c: &CompileLine, uptime: f64, thread: Option<i64>) {
         if c.message == b"blocked" {
             // a compilation still running when the JVM exits, printed again: not a second compilation
             self.diag.lines_ignored += 1;

@@ -145,6 +145,8 @@ pub struct XmlState {
     // compile id -> stamp of its `<task_queued>` (the VM's part of the log, before the compiler threads')
     queued: FastMap<i64, f64>,
     stamp: f64,
+    /// LogCompilation's elements were seen: the PrintCompilation lines of the tty part are copies.
+    log_compilation: bool,
 }
 
 /// `c1`, `c2`, `jvmci` (JDK 9+) or `C1`, `C2` (JDK 8) as lower case; anything else is null.
@@ -197,8 +199,14 @@ impl JitParser {
         }
     }
 
+    /// Text between elements: a header value, or what the VM printed on its tty (-XX:+LogVMOutput, as
+    /// jvmlab runs JDK 8): PrintCompilation lines (copies of LogCompilation's rows once its elements were
+    /// seen), code heap reports; the rest is ignored.
     fn xml_text(&mut self, t: &[u8]) {
-        self.diag.lines_ignored += 1; // tty text: PrintCompilation copies, code cache reports, ...
+        if self.xml.text_for.is_none() && self.tty_text(t) {
+            return;
+        }
+        self.diag.lines_ignored += 1;
         match self.xml.text_for.take() {
             Some("release") => self.fmt.jdk_version = Some(String::from_utf8_lossy(t).into_owned()),
             Some(key) => {
@@ -215,6 +223,29 @@ impl JitParser {
                 }
             }
         }
+    }
+
+    fn tty_text(&mut self, t: &[u8]) -> bool {
+        let mut text = std::mem::take(&mut self.scratch);
+        unescape(t, &mut text);
+        let mut known = false;
+        if let Some((heap, sizes)) = super::text::parse_code_heap_line(&text) {
+            let at = if self.last_uptime_s.is_nan() {
+                self.xml.stamp
+            } else {
+                self.last_uptime_s.max(self.xml.stamp)
+            };
+            self.code_heap_row(heap, sizes, at);
+            known = true;
+        } else if !self.xml.log_compilation {
+            if let Some(c) = super::text::parse_compile_line(&text, true) {
+                let at = c.time_ms.map_or(f64::NAN, |ms| ms as f64 / 1000.0);
+                self.compile_row(&c, at, None);
+                known = true;
+            }
+        }
+        self.scratch = text;
+        known
     }
 
     fn codecache_action(&mut self, rest: &[u8]) {
@@ -260,6 +291,9 @@ impl JitParser {
     }
 
     fn xml_open(&mut self, name: &[u8], t: &[u8]) -> bool {
+        if matches!(name, b"task_queued" | b"nmethod" | b"task") {
+            self.xml.log_compilation = true;
+        }
         match name {
             b"hotspot_log" => {
                 let a = Attrs::parse(t);

@@ -1,4 +1,4 @@
-//! Compilation logs for Python: paths in, the events and inlining tables as numpy columns out.
+//! Compilation logs for Python: paths in, the events, inlining and code heap tables as numpy columns out.
 
 use numpy::IntoPyArray;
 use pyo3::exceptions::{PyOSError, PyRuntimeError};
@@ -70,6 +70,17 @@ fn to_python(py: Python<'_>, p: JitParser) -> PyResult<Py<PyDict>> {
     inl.set_item("source", i.source.into_pyarray(py))?;
     out.set_item("inlining", inl)?;
 
+    let c = p.code_heaps;
+    let heaps = PyDict::new(py);
+    heaps.set_item("uptime_s", c.uptime_s.into_pyarray(py))?;
+    heaps.set_item("heap", c.heap.into_pyarray(py))?;
+    heaps.set_item("size_bytes", c.size_bytes.into_pyarray(py))?;
+    heaps.set_item("used_bytes", c.used_bytes.into_pyarray(py))?;
+    heaps.set_item("max_used_bytes", c.max_used_bytes.into_pyarray(py))?;
+    heaps.set_item("free_bytes", c.free_bytes.into_pyarray(py))?;
+    heaps.set_item("source", c.source.into_pyarray(py))?;
+    out.set_item("code_heaps", heaps)?;
+
     let n = p.names;
     let cats = PyDict::new(py);
     cats.set_item("kind", PyList::new(py, &e.kinds.values)?)?;
@@ -79,6 +90,7 @@ fn to_python(py: Python<'_>, p: JitParser) -> PyResult<Py<PyDict>> {
     cats.set_item("reason", PyList::new(py, &n.reasons.values)?)?;
     cats.set_item("action", PyList::new(py, &n.actions.values)?)?;
     cats.set_item("flags", PyList::new(py, &n.flags.values)?)?;
+    cats.set_item("heap", PyList::new(py, &c.heaps.values)?)?;
     out.set_item("categories", cats)?;
 
     let d = &p.diag;

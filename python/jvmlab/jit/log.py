@@ -40,6 +40,7 @@ EVENT_CATEGORIES = {
     "action": "action",
 }
 INLINING_CATEGORIES = {"caller": "method", "callee": "method", "reason": "reason"}
+CODE_HEAP_CATEGORIES = {"heap": "heap"}
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class CompileLog:
     inlining: pl.DataFrame
     diagnostics: dict[str, Any]
     format: dict[str, Any]
+    code_heaps: pl.DataFrame  # the code heap reports the JVM printed (PrintCodeCacheOnCompilation, ...)
 
     @property
     def name(self) -> str:
@@ -137,4 +139,5 @@ def load_compile_log(paths: str | Path | Iterable[str | Path]) -> CompileLog:
         ["source", "uptime_s"], nulls_last=True, maintain_order=True
     )
     inlining = to_frame(raw["inlining"], INLINING_CATEGORIES, cats)
-    return CompileLog(tuple(names), events, inlining, raw["diagnostics"], raw["format"])
+    code_heaps = to_frame(raw["code_heaps"], CODE_HEAP_CATEGORIES, cats)
+    return CompileLog(tuple(names), events, inlining, raw["diagnostics"], raw["format"], code_heaps)

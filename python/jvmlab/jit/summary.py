@@ -66,6 +66,7 @@ class JitSummary:
     hot_inlining_failures: list[dict[str, Any]]
     inlining_failure_reasons: dict[str, int]
     inlining_failures_without_caller: int
+    code_heap_use: dict[str, dict[str, Any]]
     largest_native: list[dict[str, Any]]
     diagnostics: dict[str, Any] = field(default_factory=dict)
     format_version: int = FORMAT_VERSION
@@ -117,6 +118,34 @@ def _per_minute(compiles: pl.DataFrame, first_s: float | None, last_s: float | N
         for i in range(n)
     ]
     return {"bin_s": width, "bins": bins}
+
+
+def _code_heap_use(
+    heaps: pl.DataFrame, first_s: float | None, bin_s: float | None
+) -> dict[str, dict[str, Any]]:
+    """Per code heap the JVM reported (PrintCodeCacheOnCompilation, PrintCodeCache, a full code cache's
+    report): its size, the most it held (`max_used`, the JVM's high-water mark, or a larger `used`), the
+    last use, and the most used in each bin of `per_minute` (null where no report fell in a bin)."""
+    out: dict[str, dict[str, Any]] = {}
+    if heaps.is_empty():
+        return out
+    for (name,), rows in heaps.group_by("heap", maintain_order=True):
+        peak = max(int(rows["used_bytes"].max()), int(rows["max_used_bytes"].max()))  # type: ignore[arg-type]
+        use: dict[str, Any] = {
+            "size_bytes": int(rows["size_bytes"][-1]),
+            "peak_bytes": peak,
+            "last_bytes": int(rows["used_bytes"][-1]),
+            "reports": rows.height,
+            "bins": [],
+        }
+        timed = rows.filter(pl.col("uptime_s").is_not_null())
+        if bin_s and first_s is not None and not timed.is_empty():
+            idx = ((timed["uptime_s"] - first_s) / bin_s).floor().cast(pl.Int64).clip(0)
+            most = timed.with_columns(idx.alias("bin")).group_by("bin").agg(pl.col("used_bytes").max())
+            per_bin = dict(zip(most["bin"].to_list(), most["used_bytes"].to_list(), strict=True))
+            use["bins"] = [per_bin.get(i) for i in range(int(idx.max()) + 1)]  # type: ignore[arg-type]
+        out[str(name)] = use
+    return out
 
 
 def _storms(traps: pl.DataFrame) -> list[dict[str, Any]]:
@@ -249,6 +278,7 @@ def summarize(
     hot_methods = _hot_methods(compiles, hot)
     compiled = {str(m) for m in compiles.get_column("method").drop_nulls().unique().to_list()}
     failures = log.inlining.filter(~pl.col("inlined")) if not log.inlining.is_empty() else log.inlining
+    per_minute = _per_minute(compiles, first_s, last_s)
     return JitSummary(
         log=log.name,
         formats=list(log.format["formats"]),
@@ -263,7 +293,7 @@ def summarize(
         skipped=_counts(ev.filter(pl.col("kind") == "skipped"), "reason"),
         compile_time=_compile_time(compiles),
         queue_time=_compile_time(compiles, "queue_ms"),
-        per_minute=_per_minute(compiles, first_s, last_s),
+        per_minute=per_minute,
         not_entrant=not_entrant.height,
         not_entrant_reasons=_counts(not_entrant, "reason"),
         zombies=int((ev["kind"] == "zombie").sum()),
@@ -277,6 +307,7 @@ def summarize(
         hot_inlining_failures=_hot_failures(log.inlining, hot_methods),
         inlining_failure_reasons=_counts(failures, "reason") if not failures.is_empty() else {},
         inlining_failures_without_caller=failures.get_column("caller").null_count() if failures.height else 0,
+        code_heap_use=_code_heap_use(log.code_heaps, first_s, per_minute["bin_s"]),
         largest_native=_largest_native(compiles),
         diagnostics={
             k: log.diagnostics[k] for k in ("lines_total", "lines_unknown", "truncated", "unfinished_tasks")

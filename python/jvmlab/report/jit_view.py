@@ -76,6 +76,8 @@ def summary_renderables(s: JitSummary, *, top: int = 15) -> list[RenderableType]
                 f"(peak {max(rates):,.0f}/min)"
             )
         )
+    if s.code_heap_use:
+        out.append(_code_heap_table(s))
     for renderable in (
         _counts("not entrant, by reason", s.not_entrant_reasons, "reason", top),
         _counts("uncommon traps, by reason", s.uncommon_traps, "reason", top),
@@ -150,6 +152,27 @@ def findings_renderables(s: JitSummary, *, top: int = 15) -> list[RenderableType
             )
         )
     return out
+
+
+def _code_heap_table(s: JitSummary) -> Table:
+    """The code heaps as the JVM reported them in the log: size, the most held (and its share), the last
+    use, and the use over time in the bins of the compilations per minute."""
+    bin_s = s.per_minute.get("bin_s")
+    title = f"code heaps as the JVM reported them ({bin_s} s bins)" if bin_s else "code heaps as reported"
+    t = _table(title, "code heap", "size MiB", "peak MiB", "peak %", "last MiB", "reports", "over time")
+    for heap, u in s.code_heap_use.items():
+        size, peak = u["size_bytes"], u["peak_bytes"]
+        points = _squeeze([float(v) for v in u["bins"] if v is not None])
+        t.add_row(
+            heap,
+            _mib(size),
+            _mib(peak),
+            f"{100 * peak / size:,.0f}" if size else "—",
+            _mib(u["last_bytes"]),
+            f"{u['reports']:,}",
+            sparkline(points, size) if points else "",
+        )
+    return t
 
 
 def _n(x: Any) -> str:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import polars as pl
+
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.storage.artifacts import CODE_HEAP_SERIES
 from jvmlab.jdk.codecache import CodeHeap, heap_ranges, parse_codecache
@@ -145,13 +147,41 @@ class JitWatch:
 
     def finish(self, *, alive: bool) -> None:
         """Stops sampling; while the JVM still runs (the end of the measured window), one last sample and
-        huge page reading."""
+        huge page reading. Without samples, the code heaps the JVM reported in its log stand in."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=15)
         if alive:
             self._pages_at = -PAGES_EVERY_S
             self.tick()
+        if not self.heaps:
+            self.heaps_from_log()
+
+    def heaps_from_log(self) -> None:
+        """JDK 8 has no Compiler.codecache: the code heaps the JVM printed after each compilation
+        (-XX:+PrintCodeCacheOnCompilation in the jit log, at JVM uptime, which the series' time since launch
+        follows to within the JVM's start-up) take the samples' place."""
+        if self.jit_log is None or not self.jit_log.is_file():
+            return
+        from jvmlab.jit import load_compile_log
+
+        try:
+            rows = load_compile_log(self.jit_log).code_heaps
+        except JvmLabError:
+            return
+        for (name,), r in rows.filter(pl.col("uptime_s").is_not_null()).group_by("heap", maintain_order=True):
+            name = str(name)
+            self.series[SERIES + name] = list(
+                zip(r["uptime_s"].to_list(), r["used_bytes"].cast(float).to_list(), strict=True)
+            )
+            last = r.row(-1, named=True)
+            self.heaps[name] = CodeHeap(
+                name, last["size_bytes"], last["used_bytes"], last["max_used_bytes"], last["free_bytes"]
+            )
+            self.peaks[name] = int(r["used_bytes"].max())  # type: ignore[arg-type]
+        if self.heaps:
+            self.problems = [p for p in self.problems if not p.startswith("no code cache samples")]
+            self._problem("code heaps from the JVM's reports after each compilation (no Compiler.codecache)")
 
     def result(self) -> dict[str, Any]:
         """The trial's `jit` column: per code heap its size, the most used seen and the JVM's own high-water
