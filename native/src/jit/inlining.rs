@@ -29,8 +29,6 @@ pub struct InlineLine<'a> {
 /// Columns before the `@` of a depth-1 site: 30 with tiered compilation, 28 without.
 const TIERED_INDENT: usize = 30;
 const UNTIERED_INDENT: usize = 28;
-/// Key of the one stream of sites when lines carry no thread id.
-const NO_THREAD: i64 = i64::MIN;
 
 /// What the sites printed by one thread (or by all, without thread ids) need: the compilation they
 /// belong to and the callee at each depth above the current site.
@@ -43,6 +41,8 @@ pub struct Stream {
 /// Per file: the streams of sites, and whether a lone integer decorator is a thread id.
 #[derive(Debug, Default)]
 pub struct InlineState {
+    /// The sites of lines without a thread id (stdout, UL without tid).
+    plain: Stream,
     streams: FastMap<i64, Stream>,
     tiered: bool,
     untiered: bool,
@@ -126,7 +126,7 @@ impl InlineState {
         }
         if let Some(t) = thread {
             if kind == KIND_COMPILE || kind == KIND_OSR {
-                let s = self.streams.entry(t).or_default();
+                let s = self.stream(Some(t));
                 s.root = Some(row);
                 s.callees.clear();
             }
@@ -135,8 +135,13 @@ impl InlineState {
 
     /// A line of stdout that is no call site ends the block of sites above it.
     pub fn other_line(&mut self) {
-        if let Some(s) = self.streams.get_mut(&NO_THREAD) {
-            s.callees.clear();
+        self.plain.callees.clear();
+    }
+
+    fn stream(&mut self, thread: Option<i64>) -> &mut Stream {
+        match thread {
+            Some(t) => self.streams.entry(t).or_default(),
+            None => &mut self.plain,
         }
     }
 
@@ -191,11 +196,7 @@ impl JitParser {
             self.scratch.extend_from_slice(site.callee);
         }
         let callee = self.names.methods.code(&self.scratch);
-        let stream = self
-            .inline
-            .streams
-            .entry(thread.unwrap_or(NO_THREAD))
-            .or_default();
+        let stream = self.inline.stream(thread);
         let (compile_id, caller) = match (depth, stream.root) {
             (Some(1), Some(root)) => (self.events.compile_id[root], self.events.method[root]),
             (Some(1), None) => (NULL_I64, 0),

@@ -178,15 +178,13 @@ impl JitParser {
         if line.first() == Some(&b'[') {
             if let Some((uptime, at, thread)) = self.decorated(line) {
                 let msg = &line[at..];
-                let known = self.codecache_text(msg, uptime, true)
-                    || match parse_compile_line(msg, false) {
-                        Some(c) => {
-                            self.compile_row(&c, uptime, thread);
-                            true
-                        }
-                        None => false,
+                let known = match parse_compile_line(msg, false) {
+                    Some(c) => {
+                        self.compile_row(&c, uptime, thread);
+                        true
                     }
-                    || self.inline_text(msg, thread);
+                    None => self.inline_text(msg, thread) || self.codecache_text(msg, uptime, true),
+                };
                 if known {
                     self.fmt.unified_lines += 1;
                     self.set_format("unified");
@@ -196,18 +194,19 @@ impl JitParser {
                 return;
             }
         }
+        if let Some(c) = parse_compile_line(line, true) {
+            self.inline.other_line();
+            self.fmt.print_compilation_lines += 1;
+            self.set_format("print_compilation");
+            let t = c.time_ms.map_or(f64::NAN, |ms| ms as f64 / 1000.0);
+            self.compile_row(&c, t, None);
+            return;
+        }
         if self.inline_text(line, None) {
             return;
         }
         self.inline.other_line();
         if self.codecache_text(line, f64::NAN, false) {
-            return;
-        }
-        if let Some(c) = parse_compile_line(line, true) {
-            self.fmt.print_compilation_lines += 1;
-            self.set_format("print_compilation");
-            let t = c.time_ms.map_or(f64::NAN, |ms| ms as f64 / 1000.0);
-            self.compile_row(&c, t, None);
             return;
         }
         if trim_start(line).is_empty() {
@@ -245,6 +244,9 @@ impl JitParser {
     /// A code cache warning or report line: true when it was one.
     fn codecache_text(&mut self, msg: &[u8], uptime: f64, from_ul: bool) -> bool {
         let t = trim_start(msg);
+        if memchr::memmem::find(t, b"Code").is_none() && !is_codecache_report(t) {
+            return false;
+        }
         if let Some((heap, what)) = parse_full_warning(t) {
             if !from_ul && std::mem::take(&mut self.ul_full_pending) {
                 self.diag.lines_ignored += 1; // the stdout copy of the warning just logged
