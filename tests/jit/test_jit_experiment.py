@@ -53,7 +53,10 @@ def test_an_experiments_compilations_and_code_heaps_are_read_back(tmp_path, caps
     assert main(["report", "jit-read", "--db", db, "-o", str(report)]) == 0
     capsys.readouterr()
     html = report.read_text()
-    assert "JIT and code cache" in html and "code-heaps" in html and "Compilations per minute" in html
+    assert (
+        "JIT and code cache" in html and "code-heaps" in html and "Compilations per minute, per tier" in html
+    )
+    assert ": tier 3" in html and ": tier 4" in html  # a line per tier and variant
     assert "code heaps per trial: size and the most used seen" in html
 
     assert main(["advise", "jit-read", "--db", db, "--json", "--no-check"]) in (0, 1)

@@ -32,6 +32,15 @@ def test_counts_add_up(name):
     bins = s.per_minute["bins"]
     assert sum(b["compilations"] for b in bins) == s.compilations
     assert all(b["per_min"] == b["compilations"] * 60 / s.per_minute["bin_s"] for b in bins)
+    # per tier: the same bins, adding up to the whole, each tier's total its count
+    tiers = s.per_minute["per_tier"]
+    assert all(len(v) == len(bins) for v in tiers.values())
+    assert [sum(t[i] for t in tiers.values()) for i in range(len(bins))] == pytest.approx(
+        [b["per_min"] for b in bins]
+    )
+    for tier, per_min in tiers.items():
+        n = compiles.filter(pl.col("level").cast(pl.String).fill_null("unknown") == tier).height
+        assert sum(per_min) * s.per_minute["bin_s"] / 60 == pytest.approx(n)
     assert s.first_s == ev["uptime_s"].min() and s.last_s == ev["uptime_s"].max()
     out = json.loads(s.to_json())
     assert out["format_version"] == FORMAT_VERSION and out["compilations"] == s.compilations

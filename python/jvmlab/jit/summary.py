@@ -102,7 +102,7 @@ def _per_minute(compiles: pl.DataFrame, first_s: float | None, last_s: float | N
     """Compilations per minute in bins from the first event: count x 60 / bin width."""
     times = compiles.get_column("uptime_s").drop_nulls()
     if times.is_empty() or first_s is None or last_s is None:
-        return {"bin_s": None, "bins": []}
+        return {"bin_s": None, "bins": [], "per_tier": {}}
     span = max(last_s - first_s, 1e-9)
     width = next((w for w in BIN_WIDTHS_S if span / w <= MAX_BINS), BIN_WIDTHS_S[-1])
     n = int(math.floor(span / width)) + 1
@@ -117,7 +117,17 @@ def _per_minute(compiles: pl.DataFrame, first_s: float | None, last_s: float | N
         }
         for i in range(n)
     ]
-    return {"bin_s": width, "bins": bins}
+    timed = compiles.filter(pl.col("uptime_s").is_not_null())
+    tiers: dict[str, list[float]] = {}
+    binned = timed.select(
+        tier=pl.col("level").cast(pl.String).fill_null("unknown"),
+        bin=((pl.col("uptime_s") - first_s) / width).floor().cast(pl.Int64).clip(0, n - 1),
+    )
+    for (tier,), rows in binned.group_by("tier"):
+        c = rows.group_by("bin").len()
+        by_bin = dict(zip(c["bin"].to_list(), c["len"].to_list(), strict=True))
+        tiers[str(tier)] = [by_bin.get(i, 0) * 60 / width for i in range(n)]
+    return {"bin_s": width, "bins": bins, "per_tier": dict(sorted(tiers.items()))}
 
 
 def _code_heap_use(

@@ -70,12 +70,14 @@ def summary_renderables(s: JitSummary, *, top: int = 15) -> list[RenderableType]
     bins = s.per_minute.get("bins") or []
     if bins:
         rates = [b["per_min"] for b in bins]
-        out.append(
-            Text(
-                f"compilations per minute, {s.per_minute['bin_s']} s bins: {sparkline(rates, max(rates))} "
-                f"(peak {max(rates):,.0f}/min)"
-            )
-        )
+        top_rate = max(rates)
+        text = [
+            f"compilations per minute, {s.per_minute['bin_s']} s bins: {sparkline(rates, top_rate)} "
+            f"(peak {top_rate:,.0f}/min)"
+        ]
+        for tier, per_min in (s.per_minute.get("per_tier") or {}).items():
+            text.append(f"  tier {tier}: {sparkline(per_min, top_rate)} (peak {max(per_min):,.0f}/min)")
+        out.append(Text("\n".join(text)))
     if s.code_heap_use:
         out.append(_code_heap_table(s))
     for renderable in (

@@ -35,6 +35,7 @@ def code_heap_chart(d: ReportData, colors: dict[str, str]) -> Chart | None:
 
 
 def compilations_chart(d: ReportData, colors: dict[str, str]) -> Chart | None:
+    """Compilations per minute per tier over time: a color per variant, a line style per tier."""
     series = []
     seen: set[str] = set()
     for tj in d.jit:
@@ -42,16 +43,21 @@ def compilations_chart(d: ReportData, colors: dict[str, str]) -> Chart | None:
         if s is None or tj.variant in seen or not s.per_minute.get("bins"):
             continue
         seen.add(tj.variant)
-        bins = s.per_minute["bins"]
-        x, y = [b["start_s"] for b in bins], [b["per_min"] for b in bins]
-        series.append(Series(tj.variant, x, y, color=colors.get(tj.variant)))
+        x = [b["start_s"] for b in s.per_minute["bins"]]
+        per_tier = s.per_minute.get("per_tier") or {"all": [b["per_min"] for b in s.per_minute["bins"]]}
+        for i, (tier, y) in enumerate(per_tier.items()):
+            name = f"{tj.variant}: tier {tier}"
+            series.append((Series(name, x, y, color=colors.get(tj.variant)), DASHES[i % len(DASHES)]))
     if not series:
         return None
+    figure = line_chart([s for s, _ in series], "seconds since JVM start", "compilations per minute")
+    for trace, (_, dash) in zip(figure["data"], series, strict=True):
+        trace.setdefault("line", {})["dash"] = dash
     return Chart(
         "compilations",
-        "Compilations per minute",
-        line_chart(series, "seconds since JVM start", "compilations per minute"),
-        "each variant's first trial with a compilation log",
+        "Compilations per minute, per tier",
+        figure,
+        "each variant's first trial with a compilation log; one line style per tier (1-3 C1, 4 C2)",
     )
 
 
