@@ -121,6 +121,19 @@ def test_a_full_code_heap_sized_on_the_command_line_grows_itself(capsys):
         assert "profiled nmethods" in finding["recommendation"]["action"]
 
 
+def test_advise_reads_the_code_heaps_a_compilation_log_reported(capsys):
+    """The report the JVM printed when its profiled heap filled gives each code heap's size and use: the
+    code heap rules read it as they read an experiment's samples."""
+    if not GC_LOG.is_file():
+        pytest.skip("the shared GC log corpus is not here")
+    name = "jdk17-codeheap-full.txt.gz"
+    assert main(["advise", str(GC_LOG), "--jit", str(LOGS / name), "--no-check", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    (finding,) = [f for a in doc["inputs"] for f in a["findings"] if f["id"] == "code-heap-nearly-full"]
+    assert "profiled nmethods" in finding["title"]
+    assert finding["recommendation"]["add_flags"] == ["-XX:ProfiledCodeHeapSize=14m"]
+
+
 def test_the_compilation_table_has_each_compilation_and_its_fate(tmp_path, capsys):
     log = str(LOGS / "jdk25-print.txt")
     assert main(["jit", log, "--compilations", "--top", "3"]) == 0

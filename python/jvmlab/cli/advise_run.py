@@ -125,9 +125,10 @@ def advise_inputs(options: AdviseOptions) -> list[Advice]:
     for label, path in zip(labels, paths, strict=True):
         facts = facts_of_log(path, flags=options.flags, jdk_major=major, strict=options.strict, label=label)
         if options.jit is not None:
-            from jvmlab.jit import load_compile_log, summarize
+            from jvmlab.jit import load_compile_log, reported_code_heaps, summarize
 
-            facts = replace(facts, jit=summarize(load_compile_log(options.jit)))
+            jit = summarize(load_compile_log(options.jit))
+            facts = replace(facts, jit=jit, code_heaps=reported_code_heaps(jit) or None)
         advice = advise(facts)
         if options.check:
             advice = checked(advice, facts.options)

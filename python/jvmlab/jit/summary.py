@@ -323,3 +323,16 @@ def summarize(
             k: log.diagnostics[k] for k in ("lines_total", "lines_unknown", "truncated", "unfinished_tasks")
         },
     )
+
+
+def reported_code_heaps(s: JitSummary) -> dict[str, dict[str, int]]:
+    """The code heaps the log reported, in the form of a trial's sampled `codecache` figures (advise's
+    code heap rules read either)."""
+    return {
+        name: {
+            "size_bytes": u["size_bytes"],
+            "max_used_bytes": u["peak_bytes"],
+            "used_last_bytes": u["last_bytes"],
+        }
+        for name, u in s.code_heap_use.items()
+    }
