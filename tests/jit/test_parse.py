@@ -284,16 +284,32 @@ def test_several_files_are_read_as_one_log():
 GC_LOG = "[0.295s][info][gc] GC(0) Pause Young (Allocation Failure) 69M->21M(247M) 108.188ms\n" * 20
 
 
+# OpenJ9's -Xjit:verbose,vlog=FILE, in the form its documentation and users show (no OpenJ9 here to run)
+OPENJ9_JIT = (
+    b"#INFO:  _______________________________________\n#INFO:  Version Information:\n"
+    b"#INFO:       JIT Level  - j9jit_20260223_2135_\n#INFO:       JVM Level  - 20260120_1216\n"
+    b"+ (cold) java/lang/Double.longBitsToDouble(J)D @ 0000FC774EC00184-0000FC774EC001C8 OrdinaryMethod - "
+    b"Q_SZ=0 Q_SZI=0 QW=1 j9m=0000FC776C1474A8 bcsz=3 JNI compThreadID=0\n"
+)
+OPENJ9_GC = (Path(__file__).parents[1] / "gclog" / "openj9" / "gencon.xml").read_bytes()
+
+
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
         (GC_LOG.encode(), "no compilation log lines found"),
+        (OPENJ9_GC, "an OpenJ9 / IBM J9 verbose GC log (jvmlab gc reads it), not a HotSpot compilation log"),
+        (OPENJ9_JIT, "an OpenJ9 JIT verbose log (-Xjit:verbose), which jvmlab does not read"),
+        (
+            b"<?xml version='1.0'?>\n<project><modelVersion>4.0.0</modelVersion></project>\n",
+            "without <hotspot_log>",
+        ),
         (bytes(range(256)) * 64, "binary file"),
         (b"\x7fELF\x02\x01\x01" + b"\x00" * 100, "binary file"),
         (b"", "file is empty"),
         (b"\n\n  \n", "file is empty"),
     ],
-    ids=["gc-log", "binary", "elf", "empty", "blank"],
+    ids=["gc-log", "openj9-gc", "openj9-jit", "other-xml", "binary", "elf", "empty", "blank"],
 )
 def test_what_is_not_a_compile_log_is_one_line_naming_the_file(tmp_path, content, problem):
     path = tmp_path / "x.log"

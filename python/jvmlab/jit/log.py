@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,6 +83,27 @@ def _check_text(path: str) -> None:
     not_utf8 = sample.decode("utf-8", errors="replace").count("\ufffd")
     if head.startswith(BINARY_MAGIC) or (control + not_utf8) > 0.3 * len(sample):
         raise InputError(path, f"binary file, not a compilation log ({EXPECTED})")
+    other = _other_jvm(sample)
+    if other:
+        raise InputError(path, f"{other}, not a HotSpot compilation log ({EXPECTED})")
+
+
+# OpenJ9's JIT verbose log (-Xjit:verbose): `+ (warm) java/lang/String.hashCode()I @ 0x...` per compilation.
+_OPENJ9_JIT = re.compile(rb"^\+ \((?:cold|warm|hot|very-hot|scorching|profiled [a-z-]+|AOT [a-z-]+)\) ", re.M)
+
+
+def _other_jvm(head: bytes) -> str | None:
+    """What another JVM's log (or another kind of XML) is, from its first bytes; None when it may be ours."""
+    text = head.lstrip()
+    if text.startswith(b"<?xml") or text.startswith(b"<"):
+        if b"<hotspot_log" in head:
+            return None
+        if b"<verbosegc" in head or b"<initialized" in head or b"<af type=" in head:
+            return "an OpenJ9 / IBM J9 verbose GC log (jvmlab gc reads it)"
+        return "XML without <hotspot_log> (LogCompilation's root)"
+    if _OPENJ9_JIT.search(head) or b"#INFO:       JIT Level" in head:
+        return "an OpenJ9 JIT verbose log (-Xjit:verbose), which jvmlab does not read"
+    return None
 
 
 def _categorical(codes: np.ndarray, values: list[str]) -> pl.Series:
