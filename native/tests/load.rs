@@ -158,18 +158,24 @@ fn the_measured_window_holds_duration_times_rate_requests() {
 
 #[test]
 fn a_longer_tick_releases_requests_in_bursts() {
+    // The median gap, not a low quantile: a virtual machine that deschedules the driver for milliseconds
+    // now and then (seen here: send lag p99 6 ms) releases what fell due meanwhile at once, and those
+    // gaps near zero can be a tenth of all, whatever the tick.
     let server = Server::start(ServerConfig::default()).unwrap();
     let mut even = config(server.port, "/", 4000.0, 1.0);
     let r = drive(&even);
-    let spread = server.arrivals.lock().unwrap().gaps.value_at_quantile(0.1);
+    let spread = server.arrivals.lock().unwrap().gaps.value_at_quantile(0.5);
     server.arrivals.lock().unwrap().reset();
     assert_eq!(r.window.completed, 4000);
-    assert!(spread >= 150, "p10 gap {spread} us: 250 us apart expected");
+    assert!(
+        spread >= 150,
+        "median gap {spread} us: 250 us apart expected"
+    );
     even.tick = Duration::from_millis(1);
     let r = drive(&even);
-    let bursty = server.arrivals.lock().unwrap().gaps.value_at_quantile(0.1);
+    let bursty = server.arrivals.lock().unwrap().gaps.value_at_quantile(0.5);
     assert_eq!(r.window.completed, 4000);
-    assert!(bursty < 100, "p10 gap {bursty} us: 4 at a time expected");
+    assert!(bursty < 100, "median gap {bursty} us: 4 at a time expected");
     // due times spread over the tick, released at its end: on average half a tick late
     let lag = r.window.send_lag.p50_ms.unwrap();
     assert!((0.2..1.5).contains(&lag), "{lag}");
