@@ -117,10 +117,11 @@ def test_the_best_configuration_meets_the_constraints(tmp_path, capsys):
             str(result),
         ]
     )
-    out = " ".join(capsys.readouterr().out.split())
+    raw = capsys.readouterr().out
+    out = " ".join(raw.split())
     assert code == 0, out
     assert "breaks rss_peak_mb <= 300" in out
-    assert "recommended flags: -XX:+UseSerialGC -Xmx48m" in out
+    assert "recommended flags: -XX:+UseSerialGC -Xmx48m" in raw.splitlines()  # one line, to paste
     doc = json.loads(result.read_text())
     (best,) = doc["best"]
     assert best["flags"] == ["-XX:+UseSerialGC", "-Xmx48m"] and best["feasible"]
@@ -257,6 +258,17 @@ def test_two_objectives_give_a_pareto_front(tmp_path, capsys):
         assert not any(
             c["values"][0] > b["values"][0] and c["values"][1] < b["values"][1] for c in measured
         ), (b, measured)
+    front = [c["number"] for c in doc["best"]]
+    assert doc["recommended_candidate"] in front
+    chosen = next(c for c in doc["best"] if c["number"] == doc["recommended_candidate"])
+    assert doc["recommended_flags"] == [f for f in chosen["flags"] if f in doc["recommended_flags"]]
+    if len(front) > 1:
+        assert "the front's balanced point" in out
+    # --pick another front point (the finished study read again), or one that is not on the front
+    assert main([*args, "--resume", "--no-confirm", "--json", str(result), "--pick", str(front[-1])]) == 0
+    assert json.loads(result.read_text())["recommended_candidate"] == front[-1]
+    assert main([*args, "--resume", "--no-confirm", "--pick", "999"]) == 2
+    assert "--pick 999: not a candidate of the best found" in capsys.readouterr().err
 
 
 def test_a_candidate_that_may_be_the_best_is_measured_again_before_it_wins(tmp_path, capsys):

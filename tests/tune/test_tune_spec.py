@@ -57,6 +57,22 @@ def test_objectives_take_the_measures_better_direction_unless_told():
         ),
         ('objectives = [{ measure = "ops_per_s" }]\nconstraints = ["rss_peak_mb = 1"]', "expected MEASURE"),
         ('objectives = [{ measure = "ops_per_s" }]\nconstraints = ["p99_ms@x <= 5"]', "no load level 'x'"),
+        # measures that the spec's [telemetry] never produces: caught before any trial runs
+        (
+            'objectives = [{ measure = "ops_per_s" }]\nconstraints = ["code_cache_peak_mb <= 50"]',
+            "tune.constraints[0]: code_cache_peak_mb is never produced by this spec: "
+            'it comes from the code cache samples: set [telemetry] jit = "summary"',
+        ),
+        (
+            'objectives = [{ measure = "task_clock_s" }]',
+            "tune.objectives[0].measure: task_clock_s is never produced by this spec: it comes from perf",
+        ),
+        (
+            'objectives = [{ measure = "ops_per_s" }]\nconstraints = ["pause_p99_ms <= 5"]\n'
+            "[telemetry]\ngc_log = false",
+            "pause_p99_ms is never produced by this spec: it comes from the GC log",
+        ),
+        ('objectives = [{ measure = "metric_steady" }]', "metric_steady has no value per trial"),
     ],
 )
 def test_what_cannot_be_tuned_is_one_line_naming_the_key(extra, message):
@@ -151,3 +167,74 @@ def test_a_duplicate_is_told_the_earlier_result_except_to_nsga2_and_random_point
     assert unmeasured_point(space, {"-XX:+UseG1GC"}, seed=1) == {"gc": "-XX:+UseSerialGC"}
     assert unmeasured_point(space, {"-XX:+UseG1GC", "-XX:+UseSerialGC"}, seed=1) is None
     assert [startup_trials(b) for b in (None, 6, 24, 40, 400)] == [10, 3, 6, 10, 10]
+
+
+def test_the_balanced_point_of_a_front_is_the_best_in_its_worst_objective():
+    """Throughput up, RSS down, scaled over the front: #2 is 0.8 / 0.75 of the way, #1 and #3 are best in
+    one and worst in the other."""
+    from jvmlab.tune.objectives import Objective
+    from jvmlab.tune.results import Candidate, balanced
+
+    def cand(n, values):
+        return Candidate(n, "complete", [], f"c{n}", 1, values, [], 3, None, {})
+
+    up, down = Objective(None, None, True), Objective(None, None, False)  # type: ignore[arg-type]
+    front = [cand(1, [100.0, 900.0]), cand(2, [90.0, 300.0]), cand(3, [50.0, 100.0])]
+    assert balanced(front, [up, down]).number == 2
+    assert balanced(front[:1], [up, down]).number == 1
+
+
+def test_a_hardware_counter_needs_a_pmu(monkeypatch):
+    import jvmlab.tune.objectives as objectives
+
+    s = spec('objectives = [{ measure = "ipc" }]\n[telemetry]\nperf = true')
+    monkeypatch.setattr(objectives, "pmu_available", lambda: False)
+    with pytest.raises(UsageError, match="ipc is never produced by this spec: it is a hardware counter"):
+        objectives_of(s)
+    monkeypatch.setattr(objectives, "pmu_available", lambda: True)
+    assert objectives_of(s)[0].maximize
+
+
+def test_of_two_workers_claiming_one_point_the_first_claim_measures():
+    """Both proposals are in the study before either looks (workers asking at once): each sees the other,
+    and both agree that the earlier claim measures, whatever the trial numbers."""
+    from types import SimpleNamespace
+
+    import optuna
+
+    from jvmlab.tune.search import CLAIMED_ATTR, FLAGS_ATTR, INTERRUPTED, REASON_ATTR, Search
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study()
+    first, second = study.ask(), study.ask()
+    for t, at in ((first, 20.0), (second, 10.0)):  # the higher number claimed first
+        t.set_user_attr(FLAGS_ATTR, "-XX:+UseSerialGC")
+        t.set_user_attr(CLAIMED_ATTR, at)
+    me = SimpleNamespace(study=study)
+    assert Search._same(me, "-XX:+UseSerialGC", first.number, 20.0).number == second.number
+    assert Search._same(me, "-XX:+UseSerialGC", second.number, 10.0) is None
+    assert Search._same(me, "-XX:+UseParallelGC", first.number, 20.0) is None
+    # a proposal killed before it was measured blocks nobody
+    second.set_user_attr(REASON_ATTR, INTERRUPTED)
+    study.tell(second, state=optuna.trial.TrialState.FAIL)
+    assert Search._same(me, "-XX:+UseSerialGC", first.number, 20.0) is None
+
+
+def test_a_proposal_killed_before_its_measuring_is_failed_on_resume():
+    from types import SimpleNamespace
+
+    import optuna
+
+    from jvmlab.tune.search import EXPERIMENT_ATTR, FLAGS_ATTR, INTERRUPTED, REASON_ATTR, Search
+
+    study = optuna.create_study()
+    orphan, other = study.ask(), study.ask()
+    orphan.set_user_attr(FLAGS_ATTR, "-XX:+UseSerialGC")
+    orphan.set_user_attr(EXPERIMENT_ATTR, 7)
+    other.set_user_attr(EXPERIMENT_ATTR, 8)  # another worker's: left alone
+    measured: list = []
+    me = SimpleNamespace(study=study, experiment_id=7, _measure_and_tell=measured.extend)
+    Search.finish_interrupted(me)
+    t0, t1 = study.get_trials()
+    assert (t0.state, t0.user_attrs[REASON_ATTR]) == (optuna.trial.TrialState.FAIL, INTERRUPTED)
+    assert t1.state == optuna.trial.TrialState.RUNNING and not measured

@@ -34,6 +34,14 @@ def print_renderables(items: list[RenderableType]) -> None:
         console.print(item)
 
 
+def print_unwrapped(items: list[RenderableType]) -> None:
+    """Renderables on lines of their own that the console does not fold at its width (a command line to
+    paste)."""
+    console = stdout_console()
+    for item in items:
+        console.print(item, soft_wrap=True)
+
+
 def print_text(text: str) -> None:
     """Machine-readable text (JSON) on stdout, exactly as given."""
     sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -34,6 +34,14 @@ def tune_command(
         bool,
         typer.Option("--confirm/--no-confirm", help="Run the best against the JDK's defaults at the end."),
     ] = True,
+    pick: Annotated[
+        int | None,
+        typer.Option(
+            "--pick",
+            help="Several objectives: the Pareto front's candidate (#N) to confirm and recommend; default "
+            "the front's balanced point. With --resume, the finished study's front is read again.",
+        ),
+    ] = None,
 ) -> None:
     """Search JVM flags for the spec's [tune] objectives under its constraints and budget (Optuna: TPE for
     one objective, NSGA-II for several), each candidate measured as trials; workers running the same spec on
@@ -43,7 +51,7 @@ def tune_command(
     from jvmlab.cli import tune_run
 
     code = tune_run.run(
-        tune_run.TuneOptions(spec, db, runs, resume, dry_run, confirm, json, executor, address)
+        tune_run.TuneOptions(spec, db, runs, resume, dry_run, confirm, json, executor, address, pick)
     )
     if code:
         raise typer.Exit(code)

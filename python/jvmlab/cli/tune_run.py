@@ -15,9 +15,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from jvmlab.cli.output import print_renderables, stdout_console
+from jvmlab.cli.output import print_renderables, print_unwrapped, stdout_console
 from jvmlab.experiment.spec import load_spec
 from jvmlab.tune import Setup, TuneResult
+from jvmlab.tune.results import Candidate
 
 EXIT_NOT_FOUND = 1
 
@@ -33,6 +34,7 @@ class TuneOptions:
     json: Path | None = None
     executor: str = "local"
     address: str | None = None
+    pick: int | None = None  # the candidate to confirm and recommend (a Pareto front's number)
 
 
 class PrintedEvents:
@@ -89,12 +91,14 @@ def run(options: TuneOptions) -> int:
     return finish(setup, result, options)
 
 
-def _write_json(result: TuneResult, recommended: list[str] | None, options: TuneOptions) -> None:
+def _write_json(
+    result: TuneResult, recommended: list[str] | None, options: TuneOptions, chosen: int | None = None
+) -> None:
     if options.json is not None:
         from jvmlab.errors import write_file
         from jvmlab.tune.results import to_json
 
-        write_file(options.json, to_json(result, recommended))
+        write_file(options.json, to_json(result, recommended, chosen))
 
 
 def finish(setup: Setup, result: TuneResult, options: TuneOptions) -> int:
@@ -103,7 +107,8 @@ def finish(setup: Setup, result: TuneResult, options: TuneOptions) -> int:
     from jvmlab.report.tune_view import flags_line
     from jvmlab.tune.results import without_defaults
 
-    flags = result.best[0].flags
+    chosen = chosen_candidate(result, options.pick)
+    flags = chosen.flags
     collector = [f for f in flags if f.startswith("-XX:+Use") and f.endswith("GC")]
     others = [f for f in flags if f not in collector]
     # the collector against the JVM's own choice; its knobs against that collector's defaults
@@ -112,13 +117,39 @@ def finish(setup: Setup, result: TuneResult, options: TuneOptions) -> int:
     kept_others, default_others = without_defaults(others, table or setup.defaults.flag_table)
     kept = [f for f in flags if f in kept_collector or f in kept_others]
     defaults = default_collector + default_others
-    _write_json(result, kept, options)
+    _write_json(result, kept, options, chosen.number)
     if not options.confirm:
-        print_renderables(flags_line(kept, defaults))
+        print_unwrapped(flags_line(kept, defaults))
         return 0
     code = confirm(setup, kept, options)
-    print_renderables(flags_line(kept, defaults))
+    print_unwrapped(flags_line(kept, defaults))
     return code
+
+
+def chosen_candidate(result: TuneResult, pick: int | None) -> Candidate:
+    """The best (one objective), the front's balanced point or the one `--pick` names (several)."""
+    from jvmlab.errors import UsageError
+    from jvmlab.tune.results import balanced
+
+    if pick is not None:
+        found = [c for c in result.best if c.number == pick]
+        if not found:
+            numbers = ", ".join(f"#{c.number}" for c in result.best)
+            raise UsageError(f"--pick {pick}: not a candidate of the best found ({numbers})")
+        return found[0]
+    if len(result.best) == 1:
+        return result.best[0]
+    chosen = balanced(result.best, result.objectives)
+    print_renderables(
+        [
+            Text(
+                f"confirming #{chosen.number}, the front's balanced point (its worst objective, scaled over "
+                "the front, is the best of all); --pick N confirms another",
+                style="dim",
+            )
+        ]
+    )
+    return chosen
 
 
 def confirm(setup: Setup, kept: list[str], options: TuneOptions) -> int:

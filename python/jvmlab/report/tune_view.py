@@ -99,8 +99,10 @@ def result_renderables(result: TuneResult, *, top: int = 20) -> list[RenderableT
 
 
 def flags_line(flags: Sequence[str], defaults: Sequence[str]) -> list[RenderableType]:
-    """The flags to paste, on one line, and those left out because the JDK has them anyway."""
+    """The flags to paste, and those left out because the JDK has them anyway. The first is one line
+    however long: print it with soft wrapping (`print_unwrapped`), so that a terminal copy pastes as is."""
     line = Text.assemble(("recommended flags: ", "bold"), " ".join(flags) or "(the JVM's defaults)")
+    out: list[RenderableType] = [line]
     if defaults:
-        line.append(f"\nleft out as the JDK's defaults: {' '.join(defaults)}", style="dim")
-    return [line]
+        out.append(Text(f"left out as the JDK's defaults: {' '.join(defaults)}", style="dim"))
+    return out

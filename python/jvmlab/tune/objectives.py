@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from jvmlab.errors import UsageError
-from jvmlab.experiment.analysis.measures import Measure, measures
+from jvmlab.experiment.analysis.measures import Measure, measures, not_produced
 from jvmlab.experiment.spec import ExperimentSpec
+from jvmlab.profile.agent import pmu_available
 
 _CONSTRAINT = re.compile(
     r"^\s*([A-Za-z_][A-Za-z0-9_]*(?::\S+?)?)(?:@([A-Za-z0-9_.-]+))?\s*(<=|>=|<|>)\s*([+-]?[0-9]+(?:\.[0-9]+)?)\s*$"
@@ -76,9 +77,12 @@ def _target(spec: ExperimentSpec, name: str, level: str | None, key: str) -> tup
     measure = table.get(name)
     if measure is None:
         raise UsageError(
-            f"{key}: unknown measure {name!r} (measures: docs/compare.md; the workload's: "
+            f"{key}: unknown measure {name!r} (the measures: docs/experiment-spec.md; the workload's: "
             f"{spec.workload.metric.name if spec.workload.metric else 'none, no workload.metric'})"
         )
+    why = not_produced(name, spec.telemetry, pmu=pmu_available())
+    if why is not None:
+        raise UsageError(f"{key}: {name} is never produced by this spec: {why}")
     levels = [lv.label for lv in spec.load.levels] if spec.load else []
     if level is not None:
         if level not in levels:
@@ -91,6 +95,8 @@ def _target(spec: ExperimentSpec, name: str, level: str | None, key: str) -> tup
     elif measure.of_trial is None:
         if measure.of_level is not None and levels:
             raise UsageError(f"{key}: {name} is measured per load level: give one of {', '.join(levels)}")
+        if measure.of_level is None:  # metric_steady: the steady state is read per variant, not per trial
+            raise UsageError(f"{key}: {name} has no value per trial: use the workload's metric")
         raise UsageError(f"{key}: {name} is never produced by this spec (it needs [load] levels)")
     return measure, level
 

@@ -46,7 +46,7 @@ class TuneResult:
     left_out: list[str]  # built-in dimensions the JDK could not take
 
 
-def to_json(result: TuneResult, recommended: Sequence[str] | None = None) -> str:
+def to_json(result: TuneResult, recommended: Sequence[str] | None = None, chosen: int | None = None) -> str:
     """The result as JSON (docs/tune.md#json): objectives, constraints, candidates, best, importance."""
     import json
 
@@ -66,6 +66,7 @@ def to_json(result: TuneResult, recommended: Sequence[str] | None = None) -> str
         "importance": result.importance,
         "left_out": result.left_out,
         "recommended_flags": None if recommended is None else list(recommended),
+        "recommended_candidate": chosen,
     }
     return json.dumps(doc, indent=2)
 
@@ -134,6 +135,23 @@ def best_of(cands: Sequence[Candidate], objectives: Sequence[Objective]) -> list
         ):
             front.append(c)
     return sorted(front, key=lambda c: [-x for x in score(c)])
+
+
+def balanced(front: Sequence[Candidate], objectives: Sequence[Objective]) -> Candidate:
+    """The front's compromise: each objective scaled over the front from its worst (0) to its best (1), the
+    candidate whose worst scaled objective is highest (the smallest Chebyshev distance to the point best in
+    every objective at once); ties go to the first of `front`. One candidate: itself."""
+    signs = [1.0 if o.maximize else -1.0 for o in objectives]
+    scores = [[s * v for s, v in zip(signs, c.values or [], strict=True)] for c in front]
+    lows = [min(col) for col in zip(*scores, strict=True)]
+    highs = [max(col) for col in zip(*scores, strict=True)]
+
+    def worst(score: list[float]) -> float:
+        return min(
+            (v - lo) / (hi - lo) if hi > lo else 1.0 for v, lo, hi in zip(score, lows, highs, strict=True)
+        )
+
+    return max(zip(front, scores, strict=True), key=lambda cs: worst(cs[1]))[0]
 
 
 def importance(study: optuna.Study, first: Objective) -> dict[str, float]:

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 FLAGS_ATTR, VARIANT_ATTR, EXPERIMENT_ATTR = "flags", "flag_set", "experiment"
 REASON_ATTR, DUPLICATE_ATTR, MEASURED_ATTR = "reason", "duplicate_of", "measured"
+INTERRUPTED = "interrupted before it was measured"
+CLAIMED_ATTR = "claimed_at"  # when the proposal claimed its flags (epoch seconds): the first claim measures
 RANDOM_AFTER_DUPLICATES = 5  # proposals already measured in a row before an unmeasured random point
 RANDOM_TRIES = 500  # random draws to find an unmeasured point before the space counts as exhausted
 
@@ -141,15 +143,22 @@ class Search:
 
     def finish_interrupted(self) -> None:
         """Candidates of this worker's experiment left running by a run that was killed: their trials that
-        did not finish run again, then Optuna is told."""
+        did not finish run again, then Optuna is told; a proposal killed before its measuring began is
+        failed as interrupted (and blocks no later proposal of its flags)."""
         import optuna
 
         left = []
         for t in self.study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
-            if t.user_attrs.get(EXPERIMENT_ATTR) == self.experiment_id and VARIANT_ATTR in t.user_attrs:
-                flags = list(t.user_attrs[FLAGS_ATTR].split())
-                self.events.candidate(t.number, flags, "resumed")
-                left.append(_Candidate(optuna.Trial(self.study, t._trial_id), flags, self._verdict(flags)))
+            if t.user_attrs.get(EXPERIMENT_ATTR) != self.experiment_id:
+                continue
+            if VARIANT_ATTR not in t.user_attrs:  # killed before it was measured: not tried, nor to block
+                orphan = optuna.Trial(self.study, t._trial_id)
+                orphan.set_user_attr(REASON_ATTR, INTERRUPTED)
+                self.study.tell(orphan, state=optuna.trial.TrialState.FAIL)
+                continue
+            flags = list(t.user_attrs[FLAGS_ATTR].split())
+            self.events.candidate(t.number, flags, "resumed")
+            left.append(_Candidate(optuna.Trial(self.study, t._trial_id), flags, self._verdict(flags)))
         if left:
             self._measure_and_tell(left)
 
@@ -180,9 +189,11 @@ class Search:
         values = self.space.sample(trial)
         flags = self.space.flags(values)
         key = " ".join(flags)
+        claimed = time.time()
         trial.set_user_attr(FLAGS_ATTR, key)
+        trial.set_user_attr(CLAIMED_ATTR, claimed)
         trial.set_user_attr(EXPERIMENT_ATTR, self.experiment_id)
-        earlier = self._same(key, trial.number)
+        earlier = self._same(key, trial.number, claimed)
         if earlier is not None:
             trial.set_user_attr(DUPLICATE_ATTR, earlier.number)
             trial.set_user_attr(REASON_ATTR, f"duplicate of #{earlier.number}")
@@ -200,19 +211,27 @@ class Search:
         self.events.candidate(trial.number, flags, "measuring")
         return _Candidate(trial, flags, verdict), True
 
-    def _same(self, key: str, number: int) -> optuna.trial.FrozenTrial | None:
-        """An earlier trial of the study with these flags: measured, rejected, or being measured (by this
-        worker or another: of two workers asking for one point at once, the lower number measures it)."""
+    def _same(self, key: str, number: int, claimed: float) -> optuna.trial.FrozenTrial | None:
+        """Another trial of the study with these flags that came first: measured, rejected, or being
+        measured by this worker or another. Each proposal stores its flags with the time it claimed them
+        before it looks, so of two workers proposing one point at once at least one sees the other, and
+        both agree which came first (claim time, then trial number)."""
         import optuna
 
-        done = (
+        live = (
             optuna.trial.TrialState.COMPLETE,
             optuna.trial.TrialState.FAIL,
             optuna.trial.TrialState.PRUNED,
+            optuna.trial.TrialState.RUNNING,
         )
-        for t in self.study.get_trials(deepcopy=False):
-            same = t.user_attrs.get(FLAGS_ATTR) == key and DUPLICATE_ATTR not in t.user_attrs
-            if same and t.number < number and (t.state in done or t.state == optuna.trial.TrialState.RUNNING):
+        mine = (claimed, number)
+        for t in self.study.get_trials(deepcopy=False, states=live):
+            if t.number == number or t.user_attrs.get(FLAGS_ATTR) != key or DUPLICATE_ATTR in t.user_attrs:
+                continue
+            if t.user_attrs.get(REASON_ATTR) == INTERRUPTED:
+                continue
+            theirs = (float(t.user_attrs.get(CLAIMED_ATTR, 0.0)), t.number)
+            if theirs < mine:
                 return t
         return None
 

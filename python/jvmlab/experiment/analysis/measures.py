@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from jvmlab.experiment.analysis.results import CALLS, FIGURES, LEVEL_FIGURES, calls_of
 
 if TYPE_CHECKING:
-    from jvmlab.experiment.spec import Metric
+    from jvmlab.experiment.spec import Metric, Telemetry
 
 Read = Callable[[Any], float | None]
 MIB = 1 << 20
@@ -138,6 +138,30 @@ MEASURES: tuple[Measure, ...] = (
     ),
     _m("l1i_misses_per_kinstr", "L1-i misses per 1k instructions", "", LOWER, "l1i_misses_per_kinstr", None),
 )
+
+
+# What a measure needs beyond a successful trial: the [telemetry] that produces it, or the machine's PMU.
+_GC = (
+    "gc_count", "young_gc_per_min", "young_gc_peak_per_min", "young_gc_pause_ms_per_min", "full_gc_count",
+    "full_gc_per_min", "full_gc_peak_per_min", "full_gc_pause_ms_per_min", "full_gc_pause_ms_per_min_peak",
+    "pause_total_ms", "pause_ms_per_min", "pause_ms_per_min_peak", "pause_p50_ms", "pause_p99_ms",
+    "pause_max_ms", "gc_overhead_percent", "gc_interval_s", "allocation_mib_s",
+)  # fmt: skip
+_PERF = ("task_clock_s", "page_faults", "context_switches", "cpu_migrations")
+_PMU = ("instructions", "cycles", "ipc", "itlb_misses_per_kinstr", "l1i_misses_per_kinstr")
+
+
+def not_produced(name: str, telemetry: Telemetry, *, pmu: bool) -> str | None:
+    """Why trials under `telemetry` never produce the measure `name` (None: they do)."""
+    if name in _GC and not telemetry.gc_log:
+        return "it comes from the GC log: set [telemetry] gc_log = true"
+    if name == "code_cache_peak_mb" and telemetry.jit is None:
+        return 'it comes from the code cache samples: set [telemetry] jit = "summary" (or more)'
+    if name in _PERF + _PMU and not telemetry.perf:
+        return "it comes from perf stat: set [telemetry] perf = true"
+    if name in _PMU and not pmu:
+        return "it is a hardware counter and this machine has no PMU (perf counts software events only)"
+    return None
 
 
 def calls_measure(pattern: str) -> Measure:

@@ -270,12 +270,22 @@ class Runner:
         )
 
     def resumable(self, p: Plan, spec_text: str) -> int:
-        """The latest experiment of this spec's name, which must have been made from the same spec."""
-        exp = self.store.latest_experiment(p.spec.name)
-        if exp is None:
-            raise JvmLabError(
-                f"--resume: no experiment named {p.spec.name!r} in {self.store.url}; run without --resume"
+        """The latest experiment of this spec's name started on this host (a store shared by several hosts
+        holds theirs too), which must have been made from the same spec."""
+        named = [e for e in self.store.experiments() if e.name == p.spec.name]
+        here = host.machine().get("hostname")
+        mine = [
+            e for e in named if ((e.environment or {}).get("machine") or {}).get("hostname") in (None, here)
+        ]
+        if not mine:
+            elsewhere = (
+                f" (those of that name ran on other hosts: experiment {named[-1].id})" if named else ""
             )
+            raise JvmLabError(
+                f"--resume: no experiment named {p.spec.name!r} from this host in {self.store.url}"
+                f"{elsewhere}; run without --resume"
+            )
+        exp = max(mine, key=lambda e: e.id)
         if exp.spec_hash != spec_hash(spec_text):
             raise JvmLabError(
                 f"--resume: the spec changed since experiment {exp.id} ({p.spec.name}) started; "
