@@ -57,18 +57,22 @@ def study_of(url: str, name: str) -> optuna.Study:
 
 def test_rejected_and_duplicate_configurations_are_never_measured(tmp_path, capsys):
     """Each value starts the JVM on its own (checked before the search), but Shenandoah refuses more
-    concurrent than parallel GC threads: that combination is rejected by the flag check, never run."""
+    concurrent than parallel GC threads: that combination is rejected by the flag check, never run. The
+    confirmation runs the best beside the defaults and the current flags; a goal no JVM meets fails it."""
     spec = write_spec(
         tmp_path,
-        'budget = { trials = 5 }\n[tune.params.gc]\nchoices = ["-XX:+UseSerialGC", "-XX:+UseParallelGC", '
+        'budget = { trials = 5 }\ncurrent = ["-XX:+UseSerialGC", "-Xmx256m"]\n'
+        '[tune.params.gc]\nchoices = ["-XX:+UseSerialGC", "-XX:+UseParallelGC", '
         '"-XX:+UseShenandoahGC -XX:ParallelGCThreads=1"]\n'
-        '[tune.params.conc]\nchoices = ["-XX:ConcGCThreads=2"]',
+        '[tune.params.conc]\nchoices = ["-XX:ConcGCThreads=2"]\n'
+        '[goals]\nall = ["rss_peak_mb <= 1"]',
         name="tune-dups",
     )
     db = str(tmp_path / "r.db")
     code = main(["tune", str(spec), "--db", db, "--runs", str(tmp_path / "runs")])
     out = " ".join(capsys.readouterr().out.split())
-    assert code == 0, out
+    assert code == 1, out  # the tuned flags fail the goal in the confirmation
+    assert "rss_peak_mb <= 1" in out and "recommended flags:" in out
     assert "every configuration of the space was tried" in out and "recommended flags:" in out
     study = study_of(f"sqlite:///{db}", "tune-dups")
     measured = [t for t in study.trials if t.user_attrs.get("measured")]
@@ -88,7 +92,7 @@ def test_rejected_and_duplicate_configurations_are_never_measured(tmp_path, caps
         trials = store.trials(tuning.id)
         assert len(trials) == 2 and len({t.flag_set for t in trials}) == 2  # one trial per configuration
         confirm = store.trials(confirmation.id)
-        assert sorted({t.flag_set for t in confirm}) == ["defaults", "tuned"] and len(confirm) == 4
+        assert sorted({t.flag_set for t in confirm}) == ["current", "defaults", "tuned"] and len(confirm) == 6
     finally:
         store.close()
 
@@ -291,3 +295,41 @@ def test_a_candidate_that_may_be_the_best_is_measured_again_before_it_wins(tmp_p
     assert second["repetitions"] in (1, 2)  # 2 when its first trial beat the first candidate's mean
     (best,) = doc["best"]
     assert best["repetitions"] == 2
+
+
+def test_a_candidate_that_trails_is_pruned_in_a_real_search(tmp_path, capsys, monkeypatch):
+    """The interpreter alone (-Xint) churns far less memory than a JIT-compiled JVM: once a compiled
+    candidate is measured, an -Xint one is stopped early from its running mean (the pruner's start-up
+    shortened to one candidate and one second, as 3 s trials need); no compiled one is ever pruned."""
+    from jvmlab.tune import session
+    from jvmlab.tune.pruning import TrailingPruner
+
+    monkeypatch.setattr(
+        session, "make_pruner", lambda spec, objectives: TrailingPruner(startup=1, warmup_steps=1)
+    )
+    spec = write_spec(
+        tmp_path,
+        'budget = { trials = 6 }\nalgorithm = "random"\nseed = 3\n'
+        '[tune.params.gc]\nchoices = ["-XX:+UseSerialGC", "-XX:+UseParallelGC", "-XX:+UseG1GC"]\n'
+        '[tune.params.jit]\nchoices = ["", "-Xint"]',
+        name="tune-prune",
+    ).read_text()
+    path = tmp_path / "prune.toml"
+    path.write_text(spec.replace("prune = false", "prune = true"))
+    db = str(tmp_path / "r.db")
+    args = ["tune", str(path), "--db", db, "--runs", str(tmp_path / "runs"), "--no-confirm"]
+    assert main(args) == 0, capsys.readouterr().out
+    study = study_of(f"sqlite:///{db}", "tune-prune")
+    measured = sorted((t for t in study.trials if t.user_attrs.get("measured")), key=lambda t: t.number)
+    pruned = [t for t in measured if t.state == optuna.trial.TrialState.PRUNED]
+    assert pruned and all("-Xint" in t.user_attrs["flags"] for t in pruned)
+    assert all("clearly trails" in t.user_attrs["reason"] for t in pruned)
+    first_compiled = min(t.number for t in measured if "-Xint" not in t.user_attrs["flags"])
+    late_xint = [t for t in measured if "-Xint" in t.user_attrs["flags"] and t.number > first_compiled]
+    assert {t.number for t in late_xint} == {t.number for t in pruned}
+    store = Store.open(db)
+    try:
+        trials = store.trials(store.experiment("tune-prune").id)
+        assert sum(t.state == "pruned" for t in trials) == len(pruned)
+    finally:
+        store.close()

@@ -238,3 +238,36 @@ def test_a_proposal_killed_before_its_measuring_is_failed_on_resume():
     t0, t1 = study.get_trials()
     assert (t0.state, t0.user_attrs[REASON_ATTR]) == (optuna.trial.TrialState.FAIL, INTERRUPTED)
     assert t1.state == optuna.trial.TrialState.RUNNING and not measured
+
+
+def test_the_incumbent_is_measured_again_beside_a_challenger():
+    """One objective: the best of the other candidates (c0002) gets as many trials as the challenger will
+    have, unless it has them already; with several objectives there is no single incumbent."""
+    from types import SimpleNamespace
+
+    from jvmlab.tune.search import Search
+
+    def trials(reps: int) -> list:
+        rows = [SimpleNamespace(flag_set="c0001", repetition=1, flags=["-XX:+UseSerialGC"])]
+        return rows + [
+            SimpleNamespace(flag_set="c0002", repetition=r, flags=["-XX:+UseParallelGC"])
+            for r in range(1, reps + 1)
+        ]
+
+    notes: list[str] = []
+
+    def me(reps: int, objectives: int = 1) -> SimpleNamespace:
+        return SimpleNamespace(
+            objectives=[SimpleNamespace(maximize=True)] * objectives,
+            _candidate_values=lambda: [("c0001", [100.0]), ("c0002", [120.0]), ("c0003", [130.0])],
+            store=SimpleNamespace(trials=lambda _: trials(reps)),
+            experiment_id=1,
+            tune=SimpleNamespace(promising_repetitions=3),
+            events=SimpleNamespace(note=notes.append),
+            _verdict=lambda flags: "accepted",
+        )
+
+    assert Search._incumbent_top_up(me(1), {"c0003"}) == [("c0002", ["-XX:+UseParallelGC"], 3, "accepted")]
+    assert notes == ["re-measuring the incumbent c0002 against c0003"]
+    assert Search._incumbent_top_up(me(3), {"c0003"}) == []
+    assert Search._incumbent_top_up(me(1, objectives=2), {"c0003"}) == []
