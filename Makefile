@@ -96,7 +96,7 @@ test: setup jdks postgres chromium jmc profiler
 	$(BIN)/ruff format --check python tests bench
 	$(BIN)/mypy python/jvmlab
 	cd native && cargo test --release --no-default-features --quiet
-	$(BIN)/python -m pytest -q -n 2 -m "not timing" tests
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not timing" tests
 	$(BIN)/python -m pytest -q -m timing tests
 
 lint: setup

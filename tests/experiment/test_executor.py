@@ -142,7 +142,6 @@ def test_executor_options_name_what_to_change():
 
 
 def test_an_address_where_no_head_listens_fails_at_once():
-    pytest.importorskip("ray")
     executor = make_executor("ray", "127.0.0.1:9")  # discard: nothing listens
     with pytest.raises(
         JvmLabError, match=r"--address 127.0.0.1:9: no Ray head answers there .*ray start --head"

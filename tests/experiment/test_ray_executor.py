@@ -17,19 +17,21 @@ from pathlib import Path
 
 import psutil
 import pytest
+import ray.cluster_utils as ray_cluster_utils  # a dev dependency: missing fails, never skips
 
 from jvmlab.cli.main import main
-from jvmlab.experiment.execution import jdks
+from jvmlab.experiment.execution import jdks, ray_executor
 from jvmlab.experiment.execution.executor import TrialJob
+from jvmlab.experiment.execution.ray_executor import RayExecutor
 from jvmlab.experiment.execution.trial import TrialSetup
 from jvmlab.experiment.spec import parse_spec
 from jvmlab.experiment.storage import OK, PENDING, Store
 
-ray_cluster_utils = pytest.importorskip("ray.cluster_utils")
-from jvmlab.experiment.execution import ray_executor  # noqa: E402
-from jvmlab.experiment.execution.ray_executor import RayExecutor  # noqa: E402
-
-pytestmark = [pytest.mark.jvm, pytest.mark.ray]
+pytestmark = [
+    pytest.mark.jvm,
+    pytest.mark.ray,
+    pytest.mark.xdist_group("ray-cluster"),
+]  # one cluster at a time
 
 NODE = {"num_cpus": 1, "resources": {"jvmlab_trial": 1}, "object_store_memory": 80 * 1024 * 1024}
 # A dead node is noticed within about a second (Ray's default: 3 s x 5 heartbeats).
@@ -127,6 +129,9 @@ def test_trials_run_on_both_nodes_and_their_files_come_back(tmp_path, cluster, c
     assert [t.state for t in trials] == [OK] * 4, [(t.key, t.reason) for t in trials]
     nodes = {n.node_id for n in cluster.list_all_nodes()}
     assert {t.node.partition("@")[0] for t in trials} == nodes  # both nodes ran trials
+    for node in nodes:  # never two trials on one node at once (the jvmlab_trial resource)
+        runs = sorted((t.started_at, t.ended_at) for t in trials if t.node.startswith(node))
+        assert all(b[0] >= a[1] - 0.05 for a, b in zip(runs, runs[1:], strict=False)), runs
     for t in trials:
         artifacts = store.artifacts(t.id)
         assert Path(artifacts["stdout"]).parent == Path(t.run_dir), artifacts  # in the driver's folder

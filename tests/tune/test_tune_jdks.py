@@ -1,5 +1,6 @@
-"""The built-in search space on every JDK installed here: each collector it offers, and random points of
-the whole space, are accepted by that JDK (a real JVM start each, `jvmlab flags check`'s way)."""
+"""The built-in search space on every JDK installed here: each collector it offers with every knob at
+either end, every choice of every knob, and random points of the whole space, are accepted by that JDK (a
+real JVM start each, `jvmlab flags check`'s way)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def test_no_point_of_the_builtin_space_is_rejected(selection):
     defaults = jdks.check([jdk], {"defaults": []})[(jdk.name, "defaults")]
     space = build_space(
         major=jdk.major, have=set(defaults.flag_table), cpus=2, builtin=True, exclude=[], params={},
-        heap_mb=(64, 1024),
+        heap_mb=(128, 2048),
     )  # fmt: skip
     collectors = next(d for d in space.dimensions if d.name == "collector").choices
     assert collectors and "-XX:+UseG1GC" in collectors
@@ -38,9 +39,28 @@ def test_no_point_of_the_builtin_space_is_rejected(selection):
         trial = study.ask()
         points[c] = space.flags(space.sample(trial))
         study.tell(trial, 0.0)
+    for c in collectors:  # every knob of the collector at its low end, then at its high end
+        for end in (0, -1):
+            points[f"{c}{'-high' if end else '-low'}"] = space.flags(extreme(space, c, end))
+    for i in range(max(len(d.choices or ()) for d in space.dimensions)):  # every choice of every knob
+        values: dict = {}
+        for d in space.dimensions:
+            if d.applies(values):
+                values[d.name] = d.choices[i % len(d.choices)] if d.choices else d.low
+        points[f"choices-{i}"] = space.flags(values)
     verdicts = jdks.check([jdk], points)
     rejected = {name: (points[name], v.message) for (_, name), v in verdicts.items() if not v.accepted}
     assert not rejected, rejected
+
+
+def extreme(space, collector: str, end: int) -> dict:
+    """A point with `collector` and every other knob at one end: its range's low or high end, its first
+    (the default) or last choice."""
+    values: dict = {"collector": collector}
+    for d in space.dimensions:
+        if d.name != "collector" and d.applies(values):
+            values[d.name] = d.choices[end] if d.choices else (d.low, d.high)[end]
+    return values
 
 
 def test_a_value_of_the_users_space_the_jvm_refuses_is_an_error_before_anything_runs():

@@ -32,6 +32,7 @@ G1, PARALLEL, SERIAL, CMS, SHENANDOAH = (
     "-XX:+UseShenandoahGC",
 )
 ZGC, ZGC_GENERATIONAL = "-XX:+UseZGC", "-XX:+UseZGC -XX:+ZGenerational"
+UNLOCK_EXPERIMENTAL = "-XX:+UnlockExperimentalVMOptions"
 CONCURRENT = (G1, SHENANDOAH, ZGC, ZGC_GENERATIONAL)
 
 
@@ -136,6 +137,17 @@ def builtin_dimensions(
             when=under(G1),
         ),
         Dimension("g1_ihop", "-XX:InitiatingHeapOccupancyPercent={}", 20, 85, step=5, when=under(G1)),
+        # G1 sizes its young generation for the pause goal; its lower bound (5 % of the heap) is the one
+        # young sizing knob that keeps the goal working (-Xmn would fix it). Experimental: unlocked.
+        Dimension(
+            "g1_young_min_percent",
+            f"{UNLOCK_EXPERIMENTAL} -XX:G1NewSizePercent={{}}",
+            5,
+            50,
+            step=5,
+            when=under(G1),
+        ),
+        Dimension("parallel_pause_ms", "-XX:MaxGCPauseMillis={}", 10, 1000, log=True, when=under(PARALLEL)),
         Dimension("parallel_new_ratio", "-XX:NewRatio={}", 1, 6, when=under(PARALLEL)),
         Dimension("serial_new_ratio", "-XX:NewRatio={}", 1, 6, when=under(SERIAL)),
         Dimension("cms_new_ratio", "-XX:NewRatio={}", 1, 6, when=under(CMS)),
@@ -198,8 +210,9 @@ def build_space(
                 f"tune.exclude: {', '.join(unknown)}: no such built-in parameter "
                 f"(they are {', '.join(d.name for d in known)})"
             )
+        experimental = _experimental(major)
         for d in known:
-            missing = sorted(d.jvm_flags() - set(have))
+            missing = sorted(d.jvm_flags() - set(have) - experimental)
             if d.name in exclude:
                 continue
             if missing:
@@ -222,6 +235,19 @@ def build_space(
         )
     ordered = _parents_first(list(dims.values()))
     return Space(tuple(ordered), tuple(left_out))
+
+
+def _experimental(major: int) -> set[str]:
+    """The experimental flags of a JDK of `major` (its PrintFlagsFinal lists them only once unlocked), for
+    the built-in dimensions that unlock them; none when jvmlab has no list for that major."""
+    from jvmlab.jdk.flag_table import flag_names
+
+    names = flag_names(major)
+    if names is None:
+        return set()
+    unlock = _XX.search(UNLOCK_EXPERIMENTAL)
+    assert unlock is not None
+    return {n for n, f in names.names.items() if f.kind == "experimental"} | {unlock.group(1)}
 
 
 def _parents_first(dims: list[Dimension]) -> list[Dimension]:
