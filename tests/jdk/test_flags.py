@@ -217,6 +217,23 @@ def test_openj9_options_from_its_table():
     assert openj9_verdict("-X")[0] == "ok"
 
 
+@pytest.mark.parametrize(
+    "option",
+    ["-Xmo512m", "-Xcheck:gc", "-Xcheck:memory", "-Xthr:noCfsYield", "-Xoptionsfile=opts.txt",
+     "-Xnolinenumbers", "-Xsigchain", "-Xjni:arrayCacheMax=8192", "-Xargencoding", "-Xlockword:mode=all",
+     "-Xmcrs200M", "-Xtune:throughput", "-XX:+UseJITServer", "-XX:+EnableCRIUSupport",
+     "-XX:+PortableSharedCache", "-XX:+IdleTuningCompactOnIdle", "-XX:codecachetotal=128m",
+     "-XX:+ShowHiddenFrames", "-XXallowvmshutdown"],
+)  # fmt: skip
+def test_openj9s_own_documented_options_are_taken(option):
+    """Each from OpenJ9's documented option pages: an -X option it knows is not refused, an -XX: option of
+    its own is not "ignored as unknown"."""
+    from jvmlab.jdk.openj9_options import openj9_verdict
+
+    status, _, note = openj9_verdict(option)
+    assert status == "ok", (option, note)
+
+
 def test_lint_for_openj9_without_an_openj9_jvm(cli):
     run = cli("flags", "lint", "-XX:+UseG1GC -Xmx2g -Xgcpolicy:fast", "--jdk", "openj9", "--json")
     assert run.code == 1, run.out + run.err  # a refused option: exit 1 as for HotSpot targets
@@ -240,9 +257,10 @@ def test_an_installed_openj9_is_asked_with_unknown_xx_options_refused(fake_jdk, 
     java = fake.home / "bin" / "java"
     real = java.with_name("java.real")
     java.rename(real)
-    java.write_text(
+    java.write_text(  # -XX:+UseFancyGC refused only when the lint turns OpenJ9's ignoring off
         "#!/bin/sh\n"
-        'for a in "$@"; do case "$a" in -XX:+UseFancyGC) '
+        'strict=no; for a in "$@"; do [ "$a" = -XX:-IgnoreUnrecognizedXXColonOptions ] && strict=yes; done\n'
+        'for a in "$@"; do case "$a" in -XX:+UseFancyGC) [ $strict = yes ] || continue; '
         'echo "JVMJ9VM007E Command-line option unrecognised: $a" >&2; '
         'echo "Error: Could not create the Java Virtual Machine." >&2; exit 1;; esac; done\n'
         f'exec "{real}" "$@"\n'

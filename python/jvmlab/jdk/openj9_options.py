@@ -29,7 +29,33 @@ OWN_X = ("-Xgcpolicy:", "-Xverbosegclog", "-Xshareclasses", "-Xgcthreads", "-Xco
          "-Xcompactgc", "-Xnocompactgc", "-Xcompactexplicitgc", "-Xnocompactexplicitgc", "-Xtrace",
          "-Xsyslog", "-Xcodecache", "-Xcodecachetotal", "-Xalwaysclassgc", "-Xtgc", "-Xiss", "-Xssi",
          "-Xshareclasses", "-Xscminaot", "-Xscmaxaot", "-Xscminjitdata", "-Xscmaxjitdata", "-Xgcworkpackets",
-         "-Xcomp", "-Xdiagnosticscollector", "-Xenableexcessivegc", "-Xdisableexcessivegc")  # fmt: skip
+         "-Xcomp", "-Xdiagnosticscollector", "-Xenableexcessivegc", "-Xdisableexcessivegc",
+         # the rest of the documentation's -X option index (openj9-docs mkdocs.yml, "JVM -X options")
+         "-Xaggressive", "-Xargencoding", "-XCEEHDLR", "-Xcheck", "-XcompilationThreads", "-Xconmeter",
+         "-Xdisablejavadump", "-Xdisablestringconstantgc", "-Xenablestringconstantgc", "-Xfastresolve",
+         "-Xifa", "-Xjni", "-Xlinenumbers", "-Xnolinenumbers", "-XlockReservation", "-Xlockword", "-Xlog",
+         "-Xmcrs", "-Xmo", "-Xmr", "-Xmrx", "-Xsigcatch", "-Xnosigcatch", "-Xsigchain", "-Xnosigchain",
+         "-Xsignal", "-Xoptionsfile", "-Xrdbginfo", "-XsamplingExpirationTime", "-Xscdmx",
+         "-Xsoftrefthreshold", "-Xthr", "-XtlhPrefetch", "-Xtune:throughput", "-Xzero", "-Xsyslog",
+         "-XXallowvmshutdown", "-XXnosuballoc32bitmem", "-XXsetHWPrefetch")  # fmt: skip
+# OpenJ9's own -XX: options (its documentation's -XX option pages): taken, not ignored.
+OWN_XX = frozenset(
+    ("AdaptiveGCThreading", "ClassRelationshipVerifier", "codecachetotal", "CRIURestoreNonPortableMode",
+     "DisclaimJitScratch", "EnableCPUMonitor", "EnableCRIUSupport", "EnsureHashed", "GlobalLockReservation",
+     "HandleSIGABRT", "handleSIGUSR2", "handleSIGXFSZ", "HeapManagementMXBeanCompatibility",
+     "IdleTuningCompactOnIdle", "IdleTuningGcOnIdle", "IdleTuningMinFreeHeapOnIdle",
+     "IdleTuningMinIdleWaitTime", "InterleaveMemory", "JITInlineWatches", "JITServerAddress",
+     "JITServerAOTCacheName", "JITServerAOTmx", "JITServerHealthProbes", "JITServerLogConnections",
+     "JITServerMetrics", "JITServerPort", "JITServerShareROMClasses", "JITServerSSLCert", "JITServerSSLKey",
+     "JITServerSSLRootCerts", "JITServerTimeout", "JITServerUseAOTCache", "LazySymbolResolution",
+     "LegacyXlogOption", "MergeCompilerOptions", "OpenJ9CommandLineEnv",
+     "OriginalJDK8HeapSizeCompatibilityMode", "PageAlignDirectMemory", "PortableSharedCache",
+     "PrintFlagsFinal", "ReadIPInfoForRAS", "ReduceCPUMonitorOverhead", "RuntimeInstrumentation",
+     "ShareAnonymousClasses", "ShareClassesDisableBCI", "ShareClassesEnableBCI", "SharedCacheHardLimit",
+     "ShareOrphans", "ShareUnsafeClasses", "ShowCarrierFrames", "ShowHiddenFrames", "ShowNativeStackSymbols",
+     "ShowUnmountedThreadStacks", "StackTraceInThrowable", "TransparentHugePage", "UseGCStartupHints",
+     "UseJITServer", "UseZlibNX", "VerboseVerification", "VMLockClassLoader")
+)  # fmt: skip
 # HotSpot options with an OpenJ9 counterpart (None: none is needed).
 EQUIVALENTS: dict[str, tuple[str | None, str]] = {
     "-Xcomp": ("-Xjit:count=0", "compiles every method on its first call"),
@@ -59,6 +85,8 @@ def openj9_verdict(option: str) -> tuple[str, str | None, str | None]:
         sign, name, _ = m.groups()
         if name in COMPATIBLE_XX:
             return "ok", None, "a HotSpot option OpenJ9 takes for compatibility"
+        if name in OWN_XX:
+            return "ok", None, "an OpenJ9 option"
         replacement, why = EQUIVALENTS.get(sign + name) or EQUIVALENTS.get(name) or (None, "")
         note = "OpenJ9 ignores -XX: options it does not know" + (f"; {why}" if why else "")
         return "ignored", replacement, note
