@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from corpus import corpus  # noqa: E402
 from reference.summary import summarize_reference  # noqa: E402
 
-LOGS = [e for e in corpus() if e.format != "openj9-xml"]
+LOGS = corpus()  # HotSpot and OpenJ9 / IBM J9 logs alike
 # Figures that follow time order across the whole log. Where the JVM's clock restarts (a restarted JVM
 # appending to the same file), the native summary keeps them within each run of the clock, while the
 # reference sorts all rows together (mixing the runs): there they legitimately differ.
@@ -90,6 +90,22 @@ def test_shared_log(entry):
     skip = ACROSS_RUNS if raw["summary"]["gcs"]["runs"] > 1 else ()
     assert differences(stream, reference, skip=skip) == []
     assert differences(summarize(log), reference, skip=skip) == []
+
+
+OPENJ9_DOCS = sorted((Path(__file__).resolve().parents[1] / "gclog" / "openj9").glob("*.xml"))
+
+
+@pytest.mark.parametrize("path", OPENJ9_DOCS, ids=[p.name for p in OPENJ9_DOCS])
+def test_openj9_logs_written_from_the_documentation(path):
+    """gencon, balanced and metronome test logs (tests/gclog/openj9/README.md): every figure of the summary
+    as the reference computes it, streamed and loaded."""
+    log = jvmlab.gclog.load(path)
+    reference = summarize_reference(log)
+    assert reference.pause_count > 0
+    stream, raw = streamed(path, keep_rows=64, batch_rows=3)
+    assert raw["late_updates"] == 0
+    assert differences(stream, reference) == []
+    assert differences(summarize(log), reference) == []
 
 
 @pytest.mark.skipif(not LOGS, reason="../shared/gclogs is not present")
