@@ -69,6 +69,33 @@ def test_the_policy_for_the_goal():
     assert "openj9-gcpolicy-for-goal" not in ids(dataclasses.replace(gencon, workload_kind="throughput"))
     throughput = dataclasses.replace(gencon, collector="optthruput")
     assert ids(throughput)["openj9-gcpolicy-for-goal"].recommendation.add_flags == ["-Xgcpolicy:gencon"]
+    # whole-heap pauses on optavgpause; a latency goal on optavgpause
+    avgpause = dataclasses.replace(gencon, collector="optavgpause")
+    assert ids(avgpause)["openj9-gcpolicy-for-goal"].recommendation.add_flags == ["-Xgcpolicy:gencon"]
+
+
+def heap(n: int) -> dict[str, str]:
+    """The maximum heap as the JVM's settings give it (-Xmx)."""
+    return {"MaxHeapSize": str(n)}
+
+
+def test_the_policy_for_the_heap_size():
+    """A large gencon heap whose global collections stop for seconds: balanced. A small balanced heap with a
+    throughput goal: gencon. Metronome without a latency goal: gencon."""
+    gencon = facts_of(LOGS / "gencon.xml", workload_kind="throughput", flags_final=heap(16 << 30))
+    full = gencon.events.filter(pl.col("kind") == "full")
+    long = full.with_columns(pl.lit(2500.0).alias("pause_ms"))
+    found = ids(with_rows(gencon, long))["openj9-gcpolicy-for-goal"]
+    assert found.recommendation.add_flags == ["-Xgcpolicy:balanced"] and "16384 MiB" in found.why
+    assert "openj9-gcpolicy-for-goal" not in ids(gencon)  # the same heap without long global pauses
+    balanced = facts_of(LOGS / "balanced.xml", workload_kind="throughput", flags_final=heap(1 << 30))
+    assert ids(balanced)["openj9-gcpolicy-for-goal"].recommendation.add_flags == ["-Xgcpolicy:gencon"]
+    big = dataclasses.replace(balanced, flags_final=heap(16 << 30))
+    assert "openj9-gcpolicy-for-goal" not in ids(big)
+    metronome = facts_of(LOGS / "metronome.xml", workload_kind="throughput")
+    assert metronome.collector == "metronome"
+    assert ids(metronome)["openj9-gcpolicy-for-goal"].recommendation.add_flags == ["-Xgcpolicy:gencon"]
+    assert "openj9-gcpolicy-for-goal" not in ids(dataclasses.replace(metronome, workload_kind="latency"))
 
 
 @pytest.mark.corpus

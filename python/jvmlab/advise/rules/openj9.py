@@ -198,6 +198,31 @@ def policy_for_goal(f: Facts) -> Outcome:
                 "concurrent scavenge moves most of their copying out of the pause"
             ),
         )
+    elif f.collector == "optavgpause" and (latency or longest_full >= t.LONG_PAUSE_WARNING_MS):
+        add, why = (
+            ["-Xgcpolicy:gencon"],
+            (
+                "optavgpause has no nursery: every collection is of the whole heap, however short-lived the "
+                "garbage; gencon reclaims it in the nursery and marks the tenure area concurrently as well"
+            ),
+        )
+    elif f.collector == "balanced" and not latency and 0 < (f.max_heap_bytes or 0) < BALANCED_HEAP_BYTES // 2:
+        add, why = (
+            ["-Xgcpolicy:gencon"],
+            (
+                f"balanced's regions and incremental marking pay off on large heaps; on a "
+                f"{mib(f.max_heap_bytes)} heap with a throughput goal gencon's nursery does the same work "
+                "with less bookkeeping"
+            ),
+        )
+    elif f.collector == "metronome" and not latency:
+        add, why = (
+            ["-Xgcpolicy:gencon"],
+            (
+                "metronome gives up throughput for its fixed pause quanta (a real-time policy); with a "
+                "throughput goal gencon collects the same garbage in fewer, shorter-lived pauses"
+            ),
+        )
     else:
         return None
     return make(
