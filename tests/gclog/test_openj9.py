@@ -28,6 +28,7 @@ from crosscheck import count_openj9, openj9_elements  # noqa: E402
 import jvmlab  # noqa: E402
 from jvmlab.cli.main import main  # noqa: E402
 from jvmlab.errors import InputError  # noqa: E402
+from jvmlab.metrics import summarize  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "openj9"
 DOC_LOGS = sorted(HERE.glob("*.xml"))
@@ -436,3 +437,36 @@ def test_stderr_capture_without_the_wrapper(tmp_path):
     log = jvmlab.gclog.load(path)
     assert pauses(log)["pause_ms"].to_list() == [0.048, 24.679, 12.319]
     assert log.diagnostics["lines_unknown"] == 0
+
+
+def test_optthruput_global_collection_forced_by_an_allocation_failure():
+    """optthruput.xml (README: gencon's documented global collection, ids 12380-12391, as optthruput writes
+    it: no nursery, no concurrent phase, an <af-start type="tenure"> of 272 bytes before it): one full
+    pause of the documented 24.679 ms; the tenure area 42,439,200 B free before, 414,960,416 B after; the
+    large object area untouched; the failed request's size."""
+    log = jvmlab.gclog.load(HERE / "optthruput.xml")
+    assert log.format["collector"] == "optthruput" and log.diagnostics["lines_unknown"] == 0
+    (r,) = log.events.rows(named=True)
+    assert (r["kind"], r["category"], r["cause"], r["pause_ms"]) == (
+        "full",
+        "pause",
+        "Allocation Failure",
+        24.679,
+    )
+    tenure = 805306368
+    assert (r["heap_before_bytes"], r["heap_after_bytes"]) == (tenure - 42439200, tenure - 414960416)
+    assert (r["loa_before_bytes"], r["loa_after_bytes"], r["request_bytes"]) == (0, 0, 272)
+    assert r["young_before_bytes"] is None  # no nursery
+
+
+def test_optavgpause_concurrent_global_cycle():
+    """optavgpause.xml (README: gencon's documented global cycle, ids 12362-12391, without the nursery and
+    its remembered set): the kickoff's 0.048 ms pause, concurrent marking until the final collection, whose
+    pause is the documented 24.679 ms; no young collection."""
+    log = jvmlab.gclog.load(HERE / "optavgpause.xml")
+    assert log.format["collector"] == "optavgpause" and log.diagnostics["lines_unknown"] == 0
+    ev = log.events
+    assert ev["kind"].cast(pl.String).to_list() == ["pause-other", "concurrent-mark", "full"]
+    assert ev.filter(pl.col("category") == "pause")["pause_ms"].to_list() == [0.048, 24.679]
+    s = summarize(log)
+    assert (s.pause_count, round(s.pause_total_ms, 3)) == (2, 24.727)
