@@ -84,18 +84,7 @@ pub fn parse_inline_line(s: &[u8]) -> Option<InlineLine<'_>> {
     if !callee.windows(2).any(|w| w == b"::") {
         return None;
     }
-    p += end;
-    let mut callee_bytes = None;
-    if s[p..].starts_with(b" (") {
-        let close = memchr::memchr(b')', &s[p..])? + p;
-        let inner = &s[p + 2..close];
-        if let Some(n) = inner.strip_suffix(b" bytes") {
-            callee_bytes = Some(parse_int(n)?.0);
-        } else if inner != b"not loaded" && inner != b"native" {
-            return None;
-        }
-        p = close + 1;
-    }
+    let (callee_bytes, p) = super::text::method_size(s, p + end)?;
     let message = trim(&s[p..]);
     let ends_as_reason = message
         .last()

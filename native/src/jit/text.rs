@@ -92,17 +92,7 @@ pub fn parse_compile_line(s: &[u8], long_form: bool) -> Option<CompileLine<'_>> 
         osr_bci = Some(bci);
         p = e;
     }
-    let mut bytecode_bytes = None;
-    if s[p..].starts_with(b" (") {
-        let close = memchr::memchr(b')', &s[p..])? + p;
-        let inner = &s[p + 2..close];
-        if let Some(n) = inner.strip_suffix(b" bytes") {
-            bytecode_bytes = Some(parse_int(n)?.0);
-        } else if inner != b"native" && inner != b"not loaded" {
-            return None;
-        }
-        p = close + 1;
-    }
+    let (bytecode_bytes, p) = method_size(s, p)?;
     Some(CompileLine {
         time_ms,
         compile_id,
@@ -113,6 +103,20 @@ pub fn parse_compile_line(s: &[u8], long_form: bool) -> Option<CompileLine<'_>> 
         bytecode_bytes,
         message: trim(&s[p..]),
     })
+}
+
+/// The method's size after its name at `p`: ` (N bytes)` gives N, ` (native)` and ` (not loaded)` none, as
+/// does no parenthesis; (size, where the rest starts), None when the parenthesis holds anything else.
+pub fn method_size(s: &[u8], p: usize) -> Option<(Option<i64>, usize)> {
+    if !s[p..].starts_with(b" (") {
+        return Some((None, p));
+    }
+    let close = memchr::memchr(b')', &s[p..])? + p;
+    let inner = &s[p + 2..close];
+    if let Some(n) = inner.strip_suffix(b" bytes") {
+        return Some((Some(parse_int(n)?.0), close + 1));
+    }
+    (inner == b"native" || inner == b"not loaded").then_some((None, close + 1))
 }
 
 /// `CodeCache is full. Compiler has been disabled.` (JDK 8 `VM warning:`, JDK 9+ also `[warning][codecache]`)
