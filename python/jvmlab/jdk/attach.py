@@ -79,6 +79,18 @@ def jcmd(tool: Path, pid: int, *command: str, timeout_s: float = JCMD_TIMEOUT_S)
     return text
 
 
+def diagnostic(pid: int, installed: Sequence[Jdk], *command: str) -> str:
+    """A diagnostic command (`jcmd PID COMMAND...`) through HotSpot's attach socket (well under a
+    millisecond), else through the jcmd tool (a JVM of its own, which a loaded machine can keep from
+    attaching in time); what the JVM answered."""
+    from jvmlab.jdk.hotspot_attach import dcmd
+
+    try:
+        return dcmd(pid, " ".join(command))
+    except AttachError:
+        return jcmd(jcmd_for(pid, installed), pid, *command)
+
+
 def check_pid(pid: int) -> None:
     if pid <= 0:
         raise UsageError(f"--pid {pid}: not a process id")

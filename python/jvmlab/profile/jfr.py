@@ -141,8 +141,10 @@ def fallback_note(samplings: Sequence[Sampling], major: int) -> str:
 def jfr_start(pid: int, settings: Path, recording: Path, installed: Sequence[Jdk] = ()) -> None:
     """`jcmd PID JFR.start` with the fallback's settings; the recording is written when stopped, or when
     the JVM exits (a workload that ends by itself)."""
+    from jvmlab.jdk.attach import diagnostic
+
     check_jvm(pid)
-    _diagnostic(
+    diagnostic(
         pid,
         installed,
         "JFR.start",
@@ -153,18 +155,8 @@ def jfr_start(pid: int, settings: Path, recording: Path, installed: Sequence[Jdk
     )
 
 
-def _diagnostic(pid: int, installed: Sequence[Jdk], *command: str) -> None:
-    """A diagnostic command through HotSpot's attach socket (well under a millisecond), else through the
-    jcmd tool (a JVM of its own, which a loaded machine can keep from attaching in time)."""
-    from jvmlab.jdk.attach import AttachError, jcmd, jcmd_for
-    from jvmlab.jdk.hotspot_attach import dcmd
-
-    try:
-        dcmd(pid, " ".join(command))
-    except AttachError:
-        jcmd(jcmd_for(pid, installed), pid, *command)
-
-
 def jfr_stop(pid: int, recording: Path, installed: Sequence[Jdk] = ()) -> None:
     """`jcmd PID JFR.stop`: the recording written to `recording` and ended."""
-    _diagnostic(pid, installed, "JFR.stop", f"name={RECORDING_NAME}", f"filename={recording}")
+    from jvmlab.jdk.attach import diagnostic
+
+    diagnostic(pid, installed, "JFR.stop", f"name={RECORDING_NAME}", f"filename={recording}")

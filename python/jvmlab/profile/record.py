@@ -86,11 +86,11 @@ def check_jvm(pid: int) -> None:
 
 def agent_command(pid: int, options: str, installed: Sequence[Jdk] = ()) -> None:
     """`jcmd PID JVMTI.agent_load libasyncProfiler.so "options"`; a refusal is a ProfileError."""
-    from jvmlab.jdk.attach import jcmd, jcmd_for
+    from jvmlab.jdk.attach import diagnostic
 
     check_jvm(pid)
     # Quoted: jcmd's own parser would read `start,event=cpu` as the argument `start,event` = `cpu`.
-    said = jcmd(jcmd_for(pid, installed), pid, "JVMTI.agent_load", str(library()), f'"{options}"')
+    said = diagnostic(pid, installed, "JVMTI.agent_load", str(library()), f'"{options}"')
     code = said.strip().rsplit("return code:", 1)[-1].strip() if "return code:" in said else "0"
     if code != "0":
         raise ProfileError(f"--pid {pid}: async-profiler refused `{options}` (return code {code})")
