@@ -70,6 +70,9 @@ class Facts:
     jdk_version: str | None
     options: tuple[JvmOption, ...] | None
     flags_final: Mapping[str, str] | None = None
+    # The JDK major of a JVM that ran with `options` (the log's own command line, a running JVM, a trial that
+    # started): that JVM accepted them, which outranks any table. None: the options were only given.
+    options_ran_on: int | None = None
     machine: Machine = field(default_factory=Machine)
     process: ProcessSamples | None = None
     header: Mapping[str, str] = field(default_factory=dict)
@@ -237,11 +240,14 @@ def facts_from_log(
     flags: str | Sequence[str] | None = None,
     jdk_major: int | None = None,
     machine: Machine | None = None,
+    flags_ran: bool = False,
 ) -> Facts:
     """Facts of a GC log; `flags` and `jdk_major` stand in for what the log does not say (a JDK 9+ log has
-    no command line) or correct it."""
+    no command line) or correct it. `flags_ran`: the JVM ran with `flags` (a trial that started, a running
+    JVM); the log's own command line always did."""
     header = dict(log.format.get("header", {}))
     major, version = jdk_of(log)
+    ran = flags_ran or (flags is None and header.get("command_line") is not None)
     return Facts(
         name=log.name,
         log_events=log.events.select(RULE_COLUMNS),
@@ -250,6 +256,9 @@ def facts_from_log(
         jdk_major=jdk_major if jdk_major is not None else major,
         jdk_version=version,
         options=command_line_of(log, flags),
+        options_ran_on=(major if flags is None else jdk_major if jdk_major is not None else major)
+        if ran
+        else None,
         machine=machine if machine is not None else machine_from_header(header),
         header=header,
     )

@@ -40,7 +40,7 @@ def facts_of_running(jvm: RunningJvm, *, strict: bool = False) -> Facts:
         from jvmlab.metrics import load_summarized
 
         log, summary = load_summarized(jvm.gc_log, strict=strict)
-        base = facts_from_log(log, summary, flags=list(jvm.jvm_args), jdk_major=jvm.major)
+        base = facts_from_log(log, summary, flags=list(jvm.jvm_args), jdk_major=jvm.major, flags_ran=True)
         return dataclasses.replace(base, **common, name=f"{name}, {jvm.gc_log}")  # type: ignore[arg-type]
     collector = ergonomics_of(jvm.flags_final, jvm.major).collector if jvm.flags_final else None
     return Facts(
@@ -51,5 +51,6 @@ def facts_of_running(jvm: RunningJvm, *, strict: bool = False) -> Facts:
         jdk_major=jvm.major,
         jdk_version=jvm.version,
         options=tuple(parse_options(jvm.jvm_args)),
+        options_ran_on=jvm.major,
         **common,  # type: ignore[arg-type]
     )

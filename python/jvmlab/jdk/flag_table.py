@@ -14,7 +14,7 @@ import functools
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,8 @@ class FlagRow:
     note: str | None
     unlock: str | None
     may_fail_to_start: str | None
+    # per major, flags beside which the JVM says nothing of this one (JDK 8 warns of ParNew only without CMS)
+    silent_with: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
 
     def cell(self, major: int) -> Cell | None:
         return self.cells.get(major)
@@ -146,6 +148,7 @@ def _row(key: str, raw: dict[str, Any], majors: tuple[int, ...]) -> FlagRow:
         note=raw.get("note"),
         unlock=raw.get("unlock"),
         may_fail_to_start=raw.get("may_fail_to_start"),
+        silent_with={int(m): tuple(flags) for m, flags in raw.get("silent_with", {}).items()},
     )
 
 

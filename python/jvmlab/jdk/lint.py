@@ -360,11 +360,27 @@ def _asked_refused(tv: Verdict, option: JvmOption, errors: Sequence[str], major:
     return replace(tv, status="refused", cause=cause, message=text, nearest=None, source=source)
 
 
+def silenced(verdict: Verdict, options: Sequence[JvmOption], major: int) -> Verdict:
+    """An ok verdict where the table says the JVM is silent about the flag beside others given with it
+    (`-XX:+UseParNewGC` with `-XX:+UseConcMarkSweepGC` on JDK 8)."""
+    row = flag_table().row(verdict.key)
+    beside = row.silent_with.get(major, ()) if row is not None and verdict.status != "ok" else ()
+    on = {o.name for o in options if o.kind == "xx" and o.as_bool()}
+    with_ = [name for name in beside if name in on]
+    if not with_:
+        return verdict
+    return Verdict(verdict.option, verdict.key, "ok", note=f"accepted silently with -XX:+{with_[0]}")
+
+
 def _table_verdicts(units: Sequence[tuple[str, ...]], major: int) -> list[Verdict]:
-    """The table's answer for every option, each knowing the unlock options given before it."""
+    """The table's answer for every option, each knowing the unlock options given before it and the
+    collector it is given with."""
     options = [parse_option(u[0]) for u in units]
     return [
-        replace(table_verdict(option, major, unlocked_before(options, i)), option=" ".join(unit))
+        replace(
+            silenced(table_verdict(option, major, unlocked_before(options, i)), options, major),
+            option=" ".join(unit),
+        )
         for i, (unit, option) in enumerate(zip(units, options, strict=True))
     ]
 

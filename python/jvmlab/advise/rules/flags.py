@@ -1,7 +1,8 @@
 """Rules over the flags against the JDK in use (knowledge rule 30), from the package's flag table
 (jvmlab.jdk.lint, kept true against the installed JDKs): flags this JDK refuses, ignores, deprecates or
 maps to unified logging; misspelt flags with the nearest real one. PermSize/MaxPermSize have their own rule
-(permgen-flags)."""
+(permgen-flags). Evidence before tables: flags a JVM of the JDK in use ran with (the log's own command line,
+a running JVM, a trial that started) are never called refused; `--jdk` naming another major asks about it."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ def verdicts(f: Facts, status: str) -> list[Verdict] | None:
     """The verdicts of one status on the JDK in use (None: the flags or the JDK are not known)."""
     if f.options is None or f.jdk_major is None:
         return None
+    if status == "refused" and f.options_ran_on == f.jdk_major:
+        return []  # a JVM of this major ran with them: evidence that outranks the table
     raws = [o.raw for o in f.options if o.kind in ("xx", "x") and o.name not in PERM_FLAGS]
     if not raws:
         return []

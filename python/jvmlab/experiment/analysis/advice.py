@@ -64,6 +64,7 @@ def trial_facts(store: Store, exp: ExperimentRow, trial: TrialRow) -> Facts | No
         flags=[str(f) for f in trial.flags],
         jdk_major=(trial.jdk_info or {}).get("major"),
         machine=machine_of(exp.environment),
+        flags_ran=True,  # only successful trials are advised: their JVM started with these flags
     )
     swap = [int(v) for _, v in store.series(trial.id, "swap_bytes")]
     rss = [int(v) for _, v in store.series(trial.id, "rss_bytes")]
