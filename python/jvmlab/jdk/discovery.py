@@ -123,6 +123,17 @@ def _gone(location: Location) -> JdkProblem:
     return JdkProblem(location.path, (location.source,), message)
 
 
+def _home_of(home: Path) -> Path:
+    """The resolved home; a folder whose bin/java links into another home is that home (a chroot's
+    /usr/bin/java -> /etc/alternatives/java resolves to this machine's java, not the chroot's)."""
+    resolved = home.resolve()
+    java = (resolved / "bin" / "java").resolve()
+    if java.parent.name != "bin" or java.is_relative_to(resolved):
+        return resolved
+    other = java.parent.parent
+    return other.parent if other.name == "jre" and (other.parent / "bin" / "java").is_file() else other
+
+
 def candidates(locations: Iterable[Location]) -> tuple[list[_Candidate], list[JdkProblem]]:
     """Homes to probe, each once by resolved path, with all of its sources, in order of preference; and
     the registered paths that hold no JDK any more."""
@@ -133,7 +144,7 @@ def candidates(locations: Iterable[Location]) -> tuple[list[_Candidate], list[Jd
         if not homes and location.source.startswith("registered:"):
             gone.append(_gone(location))
         for home, name in homes:
-            key = home.resolve()
+            key = _home_of(home)
             found = by_home.setdefault(key, _Candidate(key, [], None))
             if location.source not in found.sources:
                 found.sources.append(location.source)

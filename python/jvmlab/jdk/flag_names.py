@@ -2,11 +2,13 @@
 
     python -m jvmlab.jdk.flag_names --write     # regenerate the lists of the installed majors
     python -m jvmlab.jdk.flag_names --check     # exit 1 when a list differs from what the JDKs say
+    python -m jvmlab.jdk.flag_names --write --major 8 --java /opt/jdk8/bin/java   # one major, one java
 
 Per major: every -XX:+PrintFlagsFinal row of its installed HotSpot JDKs (diagnostic and experimental ones
 unlocked) as `name type kind`; then each name another major lists (or the table has) and this one does not
 is tried alone: a name it accepts all the same (ignored, renamed, with a warning) is kept with the JVM's
-words. A major with no JDK installed keeps its list. JDK 8's list is derived (see derive_jdk8) and says so.
+words. A major with no JDK installed keeps its list; every list is read from real JVMs (JDK 8's from OpenJDK
+8u504, which tools/jdk8-chroot.sh installs: docs/flags.md, "JDK 8").
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from jvmlab.entry import guarded
+from jvmlab.errors import UsageError
 from jvmlab.jdk.flag_table import (
     LISTED_KINDS,
     MAJORS,
@@ -39,7 +42,6 @@ UNLOCKS = (f"-XX:+{UNLOCK_DIAGNOSTIC}", f"-XX:+{UNLOCK_EXPERIMENTAL}")
 PRINT_ALL = (*UNLOCKS, "-XX:+PrintFlagsFinal", "-version")
 TIMEOUT_S = 60.0
 WORKERS = 4
-DERIVED_FROM = 11
 FORMAT_LINE = "# name type kind [the JVM's warning, for a name it accepts without listing it]"
 
 
@@ -120,63 +122,52 @@ def generate(jdks_by_major: Mapping[int, Sequence[Jdk]]) -> dict[int, dict[str, 
     return lists
 
 
-def derive_jdk8(jdk11: Mapping[str, FlagName]) -> dict[str, FlagName]:
-    """JDK 8's names as best known without a JDK 8: JDK 11's listed names, less the flags the table says
-    JDK 8 refuses, plus the table's rows JDK 8 takes (with their kind: ignored, or the unlock they need).
-    Flags new in 9 to 11 that the table does not name are still in it."""
-    table = flag_table()
-    names = {n: f for n, f in jdk11.items() if f.kind in LISTED_KINDS}
-    typed = _table_names()
-    for key, row in table.rows.items():
-        cell = row.cell(8)
-        if key.startswith("-") or cell is None:
-            continue
-        if cell.status == "refused":
-            names.pop(key, None)
-            continue
-        kind = _kind_on_8(cell.status, row.unlock)
-        base = names.get(key) or typed[key]
-        names[key] = FlagName(key, base.type, kind, cell.message if kind == "ignored" else None)
-    return names
-
-
-def _kind_on_8(status: str, unlock: str | None) -> str:
-    if status == "needs-unlock":
-        return "experimental" if unlock == UNLOCK_EXPERIMENTAL else "diagnostic"
-    return "ignored" if status == "ignored" else "product"
-
-
-def render(major: int, names: Mapping[str, FlagName], origin: str, derived: str | None = None) -> str:
-    lines = [f"# JDK {major} flag names: {origin}"]
-    if derived:
-        lines.append(f"# derived: {derived}")
-    lines.append(FORMAT_LINE)
+def render(major: int, names: Mapping[str, FlagName], origin: str) -> str:
+    lines = [f"# JDK {major} flag names: {origin}", FORMAT_LINE]
     for name in sorted(names):
         f = names[name]
         lines.append(" ".join(p for p in (f.name, f.type, f.kind, f.message) if p))
     return "\n".join(lines) + "\n"
 
 
-def rendered_lists(jdks: Sequence[Jdk]) -> dict[int, str]:
-    """The text of every list the installed JDKs give (JDK 8's derived from 11's when 11 is installed)."""
+def described(jdk: Jdk) -> str:
+    """The JDK as a list's header names it: `temurin-21.0.8`, and JDK 8's update and vendor, which its
+    name does not say (`openjdk-1.8.0_504 (OpenJDK 8u504, Debian)`)."""
+    if jdk.major != 8:
+        return jdk.name
+    update = re.search(r"_(\d+)", jdk.version)
+    brand = "OpenJDK" if "openjdk" in (jdk.vm_name + jdk.distribution).lower() else jdk.distribution
+    return f"{jdk.name} ({brand} 8u{update[1] if update else '?'}, {jdk.vendor})"
+
+
+def rendered_lists(jdks: Sequence[Jdk], majors: Iterable[int] | None = None) -> dict[int, str]:
+    """The text of every list the installed HotSpot JDKs give (only those of `majors` when given)."""
+    wanted = set(MAJORS if majors is None else majors)
     by_major: dict[int, list[Jdk]] = {}
     for jdk in jdks:
-        if jdk.vm == "HotSpot" and jdk.major in MAJORS:
+        if jdk.vm == "HotSpot" and jdk.major in wanted:
             by_major.setdefault(jdk.major, []).append(jdk)
     lists = generate(by_major)
     texts = {}
     for major, names in lists.items():
-        read = ", ".join(j.name for j in newest_first(by_major[major]))
+        read = ", ".join(described(j) for j in newest_first(by_major[major]))
         texts[major] = render(major, names, f"read from {read} by `python -m jvmlab.jdk.flag_names --write`")
-    if DERIVED_FROM in lists and 8 not in by_major:
-        texts[8] = render(
-            8,
-            derive_jdk8(lists[DERIVED_FROM]),
-            "derived, not read from a JVM (no JDK 8 installed)",
-            f"JDK {DERIVED_FROM}'s list less the flags flag_table.toml says JDK 8 refuses, plus its JDK 8 "
-            f"rows; other flags new in 9 to {DERIVED_FROM} are still in it",
-        )
     return texts
+
+
+def _jdks(javas: Sequence[str]) -> list[Jdk]:
+    """The installed JDKs, or the JDKs of the given `java` launchers (bin/java of a home)."""
+    from jvmlab.jdk.discovery import installed_jdks, jdk_at
+
+    if not javas:
+        return installed_jdks()
+    found = []
+    for java in javas:
+        jdk = jdk_at(Path(java).parent.parent) if Path(java).name == "java" else None
+        if jdk is None:
+            raise UsageError(f"--java {java}: not the bin/java of a JDK that answers")
+        found.append(jdk)
+    return found
 
 
 def _write_or_check(texts: Mapping[int, str], write: bool, directory: Path | None = None) -> list[str]:
@@ -200,12 +191,14 @@ def main(argv: list[str] | None = None) -> int:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true", help="write the lists of the installed majors")
     mode.add_argument("--check", action="store_true", help="exit 1 when a list differs")
+    parser.add_argument("--major", type=int, action="append", choices=MAJORS, help="only this major")
+    parser.add_argument("--java", action="append", default=[], help="read this bin/java, not discovery's")
     args = parser.parse_args(argv)
 
     def run() -> int:
-        from jvmlab.jdk.discovery import installed_jdks
-
-        said = _write_or_check(rendered_lists(installed_jdks()), args.write)
+        said = _write_or_check(rendered_lists(_jdks(args.java), args.major), args.write)
+        if not said:
+            raise UsageError("no installed HotSpot JDK of the majors asked for: nothing to read")
         print("\n".join(said))
         return 1 if args.check and any(": differs" in s for s in said) else 0
 

@@ -4,7 +4,7 @@ flag_table(): the rows of flag_table.toml (status per major 8/11/17/21/25, the J
 the replacement) and the legacy-logging -> -Xlog rules of `jvmlab flags migrate`.
 flag_names(major): every flag name of a major with its type and kind (product, diagnostic, experimental),
 plus the names it accepts without listing them (ignored, renamed); written from the installed JDKs by
-`python -m jvmlab.jdk.flag_names --write` into flag_lists/jdkN.txt. JDK 8's list is derived (marked so).
+`python -m jvmlab.jdk.flag_names --write` into flag_lists/jdkN.txt (JDK 8's from OpenJDK 8u504).
 """
 
 from __future__ import annotations

@@ -228,10 +228,40 @@ def _history(key: str, major: int) -> tuple[str, str | None]:
     else:
         having = majors_listing(key)
     if any(m < major for m in having):
-        return "removed", f"a flag of JDK {', '.join(map(str, having))}, not of {major}"
+        went = _removed_in(key, row, having, major)
+        return "removed", f"a flag of JDK {', '.join(map(str, having))}, {went}"
     if having:
         return "not-yet", f"a flag of JDK {', '.join(map(str, having))}, not yet of {major}"
     return "unknown", None
+
+
+def _removed_in(key: str, row: FlagRow | None, having: Sequence[int], major: int) -> str:
+    """When a flag went, as far as the real JDKs here say: the table's "since" of the first major that
+    refuses it, or a newer major's "support was removed in N" (it still took it, ignored), else the majors
+    in between ("not of 11: removed in 9, 10 or 11")."""
+    last = max(m for m in having if m < major)
+
+    def takes(m: int) -> bool:
+        if row is not None:
+            return m in having
+        names = flag_names(m)
+        return names is not None and names.get(key) is not None
+
+    gone = min((m for m in MAJORS if last < m <= major and not takes(m)), default=major)
+    cell = row.cell(gone) if row is not None else None
+    if cell is not None and cell.status == "refused" and cell.since:
+        return f"removed in {cell.since}"
+    for m in (m for m in MAJORS if last < m <= major):
+        names = flag_names(m)
+        info = names.get(key) if names else None
+        since = read_warning(info.message)[1] if info is not None and info.message else None
+        if info is not None and info.kind == "ignored" and since:
+            return f"removed in {since.removesuffix('.0')} (JDK {m} ignores it, {gone} refuses it)"
+    between = [str(n) for n in range(last + 1, gone + 1)]
+    if len(between) == 1:
+        return f"removed in {gone}"
+    span = f"{', '.join(between[:-1])} or {between[-1]}" if len(between) <= 3 else f"{between[0]} to {gone}"
+    return f"not of {gone}: removed in {span}"
 
 
 def _locked(option: JvmOption, key: str, unlock: str, unlocked: frozenset[str], source: str) -> Verdict:
@@ -275,6 +305,8 @@ def _form_problem(option: JvmOption, major: int) -> str | None:
         return f"Missing +/- setting for VM option '{option.raw[4:]}'"
     if info.type != "bool" and signed:
         return f"Unexpected +/- setting in VM option '{option.name}'"
+    if major == 8 and info.type == "double" and option.value is not None and "." not in option.value:
+        return f"Improperly specified VM option '{option.raw[4:]}'"  # 8u504: 50 no, 50.0 yes
     return None
 
 
@@ -285,7 +317,7 @@ def _from_names(option: JvmOption, key: str, major: int, unlocked: frozenset[str
     info = names.get(option.name)
     if info is None:
         cause, note = _history(option.name, major)
-        nearest = names.nearest(option.name)
+        nearest = names.nearest(option.name) if cause == "unknown" else None  # a real name of another JDK
         fixed = option.raw.replace(option.name, nearest, 1) if nearest else None
         message = jvm_message("refused", option, None, None)
         return Verdict(option.raw, key, "refused", cause, message, nearest=fixed, note=note)
@@ -318,8 +350,14 @@ def table_verdict(option: JvmOption, major: int, unlocked: frozenset[str] = froz
 
 
 def _names_option(line: str, option: JvmOption, key: str) -> bool:
+    """The line names the option, or is the table's own words for it (JDK 8's "Using the ParNew young
+    collector with the Serial old collector is deprecated ..." names no flag)."""
     word = re.escape(option.name if option.kind == "xx" else key)
-    return re.search(rf"(?<!\w){word}(?!\w)", line) is not None
+    if re.search(rf"(?<!\w){word}(?!\w)", line) is not None:
+        return True
+    row = flag_table().row(key)
+    cells = row.cells.values() if row is not None else ()
+    return any(c.message and c.status != "ok" and fill(c.message, option) in line for c in cells)
 
 
 def _named_in_errors(errors: Sequence[str]) -> set[str]:
