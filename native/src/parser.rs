@@ -23,6 +23,9 @@ pub struct FormatInfo {
     pub first_time_s: Option<f64>,
     pub last_time_s: Option<f64>,
     pub jvm_start_seen: bool,
+    /// A file of JDK 8's log rotation (`GC log file created ...`): its header is printed again in every file,
+    /// so the header does not show the JVM start.
+    pub rotated_file: bool,
     pub uptime_from_wall_clock: bool,
     pub gc_ids_from_log: bool,
     pub gc_ids_assigned: bool,

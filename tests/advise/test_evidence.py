@@ -52,3 +52,21 @@ def test_parnew_with_cms_is_silent_on_jdk8_and_deprecated_without_it():
     (alone,) = lint(["-XX:+UseParNewGC"], [Target("8", 8)]).targets
     assert alone.verdicts[0].status == "deprecated"
     assert "Serial old collector" in (alone.verdicts[0].message or "")
+
+
+def test_rates_of_a_rotated_file_are_over_the_span_it_covers():
+    # The second file of a JDK 8 rotated set: its header (banner, CommandLine flags) is printed again after
+    # `GC log file created`, at 437 s of uptime; its rates are over 437-692 s, not over the JVM's uptime.
+    facts = facts_of_log(PRODUCTION / "cms-rotated-part2-jdk8.log")
+    window = facts.summary.window
+    assert not window.from_jvm_start and window.start_s == pytest.approx(436.981)
+    young = facts.summary.rates["young"]
+    assert young.mean_per_min == pytest.approx(young.count / (692.45 - 436.981) * 60, rel=1e-3)
+
+
+def test_an_interval_under_a_second_is_said_in_milliseconds():
+    from jvmlab.advise.rules.base import interval_text
+
+    assert interval_text(1247) == "one every 48 ms"
+    assert interval_text(30) == "one every 2.0 s"
+    assert interval_text(0.2) == "one every 5.0 min"

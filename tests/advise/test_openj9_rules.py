@@ -34,12 +34,32 @@ def ids(facts) -> dict[str, object]:
     return {f.id: f for f in advise(facts).findings}
 
 
+def more_collections(facts, n: int):
+    """The facts with n more scavenges: copies of the log's first one under new GC ids, a minute apart."""
+    young = facts.events.filter(pl.col("kind") == "young").head(1)
+    top = int(facts.events.get_column("gc_id").max())
+    copies = [
+        young.with_columns(pl.lit(top + i + 1).cast(young.schema["gc_id"]).alias("gc_id")) for i in range(n)
+    ]
+    return with_rows(facts, pl.concat(copies))
+
+
+def reasons(facts) -> dict[str, str]:
+    return {n.id: n.reason for n in advise(facts).not_checked}
+
+
 def test_a_global_collection_forced_by_allocation_failure_means_the_kickoff_was_late():
     facts = facts_of(LOGS / "gencon.xml")
     assert facts.collector == "gencon" and "openj9-concurrent-kickoff-late" not in ids(facts)
     full = facts.events.filter(pl.col("kind") == "full")
     forced = full.with_columns(pl.lit("Allocation Failure").cast(full.schema["cause"]).alias("cause"))
-    found = ids(with_rows(facts, pl.concat([forced, forced])))["openj9-concurrent-kickoff-late"]
+    # on the documentation's fragment (a handful of collections) the share carries nothing
+    fragment = with_rows(facts, pl.concat([forced, forced]))
+    assert "openj9-concurrent-kickoff-late" not in ids(fragment)
+    assert reasons(fragment)["openj9-concurrent-kickoff-late"].startswith("not enough evidence (")
+    # ten collections: a finding of low weight; thirty: a warning
+    assert ids(more_collections(fragment, 10))["openj9-concurrent-kickoff-late"].severity.value == "info"
+    found = ids(more_collections(fragment, 30))["openj9-concurrent-kickoff-late"]
     assert found.severity.value == "warning" and found.evidence.figures["global_collections"] == 2
     assert found.recommendation.add_flags[0].startswith("-Xconcurrentslack")
     assert not any(flag.startswith("-XX:") for flag in found.recommendation.add_flags)
@@ -53,7 +73,9 @@ def test_a_percolated_scavenge_and_global_collections_that_dominate_the_pauses()
         pl.lit("full").cast(young.schema["kind"]).alias("kind"),
         (pl.col("pause_ms") * 40).alias("pause_ms"),
     )
-    found = ids(with_rows(facts, pl.concat([percolated, percolated])))
+    fragment = with_rows(facts, pl.concat([percolated, percolated]))
+    assert {"openj9-scavenge-percolate", "openj9-excessive-global-gc"}.isdisjoint(ids(fragment))
+    found = ids(more_collections(fragment, 30))
     assert found["openj9-scavenge-percolate"].evidence.figures["percolated"] == 2
     heavy = found["openj9-excessive-global-gc"]
     assert heavy.evidence.figures["share"] > 0.5

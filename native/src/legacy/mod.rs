@@ -314,6 +314,13 @@ impl Parser {
 
     /// Header lines of JDK 8 logs: the VM banner, memory and the command line (which names the collector).
     fn legacy_header(&mut self, t: &[u8]) -> Option<LineClass> {
+        // "2016-04-14 22:37:22 GC log file created gc.log.1" / "... has reached the maximum size": a file
+        // of -XX:+UseGCLogFileRotation, whose header is printed again in every file.
+        if t.get(19..).is_some_and(|r| r.starts_with(b" GC log file ")) {
+            self.fmt.rotated_file = true;
+            self.fmt.legacy_lines += 1;
+            return Some(LineClass::Ignored);
+        }
         if let Some(flags) = t.strip_prefix(b"CommandLine flags: ") {
             self.fmt.add_header("command_line", flags);
             let has = |f: &[u8]| memchr::memmem::find(flags, f).is_some();

@@ -330,7 +330,8 @@ fn format_to_python<'py>(py: Python<'py>, p: &Parser) -> PyResult<Bound<'py, PyD
     fmt.set_item("region_size_bytes", f.region_size_bytes)?;
     fmt.set_item("first_time_s", f.first_time_s)?;
     fmt.set_item("last_time_s", f.last_time_s)?;
-    fmt.set_item("jvm_start_seen", f.jvm_start_seen)?;
+    fmt.set_item("jvm_start_seen", f.jvm_start_seen && !f.rotated_file)?;
+    fmt.set_item("rotated_file", f.rotated_file)?;
     fmt.set_item("uptime_from_wall_clock", f.uptime_from_wall_clock)?;
     fmt.set_item(
         "gc_ids",

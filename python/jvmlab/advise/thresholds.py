@@ -23,6 +23,8 @@ LONG_PAUSE_CRITICAL_MS = 5000.0
 # (G1 aims at the goal, it does not promise it: a few misses are normal).
 G1_DEFAULT_PAUSE_GOAL_MS = 200.0
 PAUSE_GOAL_MISSED_SHARE = 0.05
+# ...judged over at least 20 young/mixed pauses (5 % of 20 is one pause: fewer cannot show a share above it).
+MIN_PAUSES_FOR_GOAL = 20
 
 # Collections of a kind counted as "repeated": one can be start-up, two are a pattern.
 REPEATED = 2
@@ -106,3 +108,14 @@ CODE_CACHE_LARGE_BYTES = 100 << 20
 # A compile backlog: the 99th percentile of a method's wait in the compile queue (LogCompilation
 # task_queued -> task) at a second or more; a tiered warm-up compiles most methods within milliseconds.
 COMPILE_QUEUE_P99_MS = 1000.0
+
+# Minimum evidence (issue 21: a warning needs enough evidence to carry it). A rule built on a rate or a share
+# (frequency, overhead, percolate share, kickoff timing, occupancy, growth, a pause goal's misses) says "not
+# enough evidence (N collections)" below its minimum instead of warning; an event (one long pause, one
+# System.gc(), a full collection, a failure) is evidence by itself. Ten collections are the fewest over which
+# a share is more than an anecdote (one in ten = 10 %, the resolution of the shares compared here), and the
+# shares and rates need at least the overhead window (5 s) of log.
+MIN_COLLECTIONS_FOR_SHARE = 10
+# Severity scales with evidence: below this many times its minimum a finding is one step less severe
+# (warning -> info, critical -> warning) and of low confidence.
+STRONG_EVIDENCE_FACTOR = 3

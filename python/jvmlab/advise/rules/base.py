@@ -20,6 +20,7 @@ from jvmlab.advise.finding import (
     Recommendation,
     Severity,
 )
+from jvmlab.advise.thresholds import STRONG_EVIDENCE_FACTOR
 
 if TYPE_CHECKING:
     import polars as pl
@@ -29,29 +30,61 @@ Check = Callable[[Facts], Outcome]
 MAX_CITED_GC_IDS = 10
 
 
+HOTSPOT = "hotspot"
+OPENJ9 = "openj9"
+# The collector names of OpenJ9 / IBM J9 logs (their GC policies, or `J9`) and of HotSpot's collectors.
+OPENJ9_COLLECTORS = frozenset({"gencon", "balanced", "optavgpause", "optthruput", "metronome", "nogc", "J9"})
+HOTSPOT_COLLECTORS = frozenset({"Serial", "Parallel", "CMS", "G1", "ZGC", "Shenandoah", "Epsilon"})
+# A rule whose id starts so is of that VM family unless it says otherwise.
+_FAMILY_PREFIXES = {
+    "openj9-": OPENJ9,
+    "g1-": HOTSPOT,
+    "cms-": HOTSPOT,
+    "zgc-": HOTSPOT,
+    "shenandoah-": HOTSPOT,
+}
+
+
 @dataclass(frozen=True)
 class Rule:
-    """`needs_log`: reads the GC event table or its summary (not checked for a JVM that logs no GC)."""
+    """`needs_log`: reads the GC event table or its summary (not checked for a JVM that logs no GC).
+    `family`: the VM family whose logs and flags the rule reads (`hotspot`, `openj9`), None for both."""
 
     id: str
     title: str
     check: Check
     needs_log: bool = True
+    family: str | None = None
 
 
 RULES: list[Rule] = []
 
 
-def rule(rule_id: str, title: str, *, needs_log: bool = True) -> Callable[[Check], Check]:
-    """Registers a check under a stable id; `title` says what the rule looks for (docs/advise.md)."""
+def rule(
+    rule_id: str, title: str, *, needs_log: bool = True, family: str | None = None
+) -> Callable[[Check], Check]:
+    """Registers a check under a stable id; `title` says what the rule looks for (docs/advise.md);
+    `family` defaults to the one its id's prefix names (`openj9-`, `g1-`, ...), else both."""
+    kin = family or next((f for p, f in _FAMILY_PREFIXES.items() if rule_id.startswith(p)), None)
 
     def register(check: Check) -> Check:
         if any(r.id == rule_id for r in RULES):
             raise ValueError(f"rule id {rule_id} registered twice")
-        RULES.append(Rule(rule_id, title, check, needs_log))
+        RULES.append(Rule(rule_id, title, check, needs_log, kin))
         return check
 
     return register
+
+
+def vm_family(collector: str | None) -> str | None:
+    """The VM family a collector name belongs to; None when unknown (every rule applies)."""
+    if collector in OPENJ9_COLLECTORS:
+        return OPENJ9
+    return HOTSPOT if collector in HOTSPOT_COLLECTORS else None
+
+
+def applies_to(r: Rule, family: str | None) -> bool:
+    return r.family is None or family is None or r.family == family
 
 
 def gc_ids(rows: pl.DataFrame) -> list[int]:
@@ -154,3 +187,34 @@ NO_SAFEPOINTS = (
 )
 NO_TIME = "the log has no time stamps"
 NO_LOG = "no GC log: the JVM writes none (start it with -Xlog:gc*,safepoint:file=gc.log:uptime,level,tags)"
+
+
+def not_enough(rule_id: str, have: int, need: int, what: str = "collections") -> NotChecked | None:
+    """'not enough evidence (N collections; the rule needs M)' when `have` < `need`, else None."""
+    if have >= need:
+        return None
+    return not_checked(rule_id, f"not enough evidence ({have} {what}; the rule needs {need})")
+
+
+def too_short(rule_id: str, f: Facts, need_s: float) -> NotChecked | None:
+    """'not enough evidence (the log covers N s ...)' when the log's span is shorter than `need_s`."""
+    duration = f.duration_s
+    if duration is not None and duration >= need_s:
+        return None
+    covered = "no time stamps" if duration is None else f"{duration:.1f} s of log"
+    return not_checked(rule_id, f"not enough evidence ({covered}; the rule needs {need_s:.0f} s)")
+
+
+def by_evidence(severity: Severity, have: int, need: int) -> Severity:
+    """`severity` when `have` is at least STRONG_EVIDENCE_FACTOR x `need`, one step less otherwise."""
+    if have >= need * STRONG_EVIDENCE_FACTOR:
+        return severity
+    return {Severity.CRITICAL: Severity.WARNING, Severity.WARNING: Severity.INFO}.get(severity, severity)
+
+
+def interval_text(per_min: float) -> str:
+    """'one every 48 ms' / 'one every 2.5 s' / 'one every 3.0 min' for a rate per minute."""
+    seconds = 60.0 / per_min
+    if seconds < 1:
+        return f"one every {seconds * 1000:.0f} ms"
+    return f"one every {seconds:.1f} s" if seconds < 120 else f"one every {seconds / 60:.1f} min"

@@ -8,11 +8,13 @@ from jvmlab.advise import thresholds as t
 from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Confidence, Severity
 from jvmlab.advise.rules.base import (
+    HOTSPOT,
     Outcome,
     evidence,
     excerpt_counts,
     make,
     mib,
+    not_enough,
     rule,
     size_flag,
     with_cause,
@@ -94,7 +96,7 @@ def metaspace_peak(f: Facts) -> int | None:
     return int(value) if value is not None else f.summary.heap.metaspace_used_max_bytes
 
 
-@rule("metaspace-threshold-gc", "Collections started because metaspace reached MetaspaceSize")
+@rule("metaspace-threshold-gc", "Collections started because metaspace reached MetaspaceSize", family=HOTSPOT)
 def metaspace_threshold(f: Facts) -> Outcome:
     rows = with_cause(f, *METADATA_CAUSES).filter(pl.col("category") == "pause")
     if rows.is_empty():
@@ -172,7 +174,9 @@ def last_ditch(f: Facts) -> Outcome:
     )
 
 
-@rule("gclocker-gc", "Collections delayed and then forced by JNI critical sections (GCLocker)")
+@rule(
+    "gclocker-gc", "Collections delayed and then forced by JNI critical sections (GCLocker)", family=HOTSPOT
+)
 def gclocker(f: Facts) -> Outcome:
     rows = with_cause(f, "GCLocker Initiated GC")
     if len(rows) < t.REPEATED:
@@ -203,6 +207,10 @@ def humongous(f: Facts) -> Outcome:
     share = len(rows) / max(len(pauses), 1)
     if len(rows) < t.HUMONGOUS_COUNT and share < t.HUMONGOUS_SHARE:
         return None
+    if len(rows) < t.HUMONGOUS_COUNT and (
+        short := not_enough("g1-humongous-allocation", len(pauses), t.MIN_COLLECTIONS_FOR_SHARE, "pauses")
+    ):
+        return short  # a share of a handful of pauses
     region = region_size_of(f)
     max_region = 32 << 20 if (f.jdk_major or 0) < 18 else 512 << 20
     add = (

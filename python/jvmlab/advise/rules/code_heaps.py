@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from jvmlab.advise import thresholds as t
 from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Confidence, Severity
-from jvmlab.advise.rules.base import Outcome, evidence, make, mib, not_checked, rule
+from jvmlab.advise.rules.base import HOTSPOT, Outcome, evidence, make, mib, not_checked, rule
 
 # The flag that sizes each code heap, by the name Compiler.codecache gives it.
 HEAP_FLAGS = {
@@ -42,7 +42,12 @@ def _mb(n: int) -> int:
     return max(1, -(-n // MIB))  # rounded up to whole MiB
 
 
-@rule("code-heap-nearly-full", "A code heap was nearly full: compilation is about to stop", needs_log=False)
+@rule(
+    "code-heap-nearly-full",
+    "A code heap was nearly full: compilation is about to stop",
+    needs_log=False,
+    family=HOTSPOT,
+)
 def code_heap_nearly_full(f: Facts) -> Outcome:
     if f.code_heaps is None:
         return not_checked("code-heap-nearly-full", NO_SAMPLES)
@@ -74,7 +79,12 @@ def code_heap_nearly_full(f: Facts) -> Outcome:
     )
 
 
-@rule("code-heaps-unbalanced", "One code heap is nearly full while another stays empty", needs_log=False)
+@rule(
+    "code-heaps-unbalanced",
+    "One code heap is nearly full while another stays empty",
+    needs_log=False,
+    family=HOTSPOT,
+)
 def code_heaps_unbalanced(f: Facts) -> Outcome:
     if f.code_heaps is None:
         return not_checked("code-heaps-unbalanced", NO_SAMPLES)
@@ -103,7 +113,7 @@ def code_heaps_unbalanced(f: Facts) -> Outcome:
     )
 
 
-@rule("code-cache-small-pages", "A large code cache on 4 KiB pages", needs_log=False)
+@rule("code-cache-small-pages", "A large code cache on 4 KiB pages", needs_log=False, family=HOTSPOT)
 def code_cache_small_pages(f: Facts) -> Outcome:
     if f.code_heaps is None:
         return not_checked("code-cache-small-pages", NO_SAMPLES)

@@ -6,7 +6,17 @@ from __future__ import annotations
 from jvmlab.advise import thresholds as t
 from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Confidence, Severity
-from jvmlab.advise.rules.base import NO_FLAGS, Outcome, evidence, make, mib, not_checked, rule, size_flag
+from jvmlab.advise.rules.base import (
+    HOTSPOT,
+    NO_FLAGS,
+    Outcome,
+    evidence,
+    make,
+    mib,
+    not_checked,
+    rule,
+    size_flag,
+)
 
 PERM_FLAGS = {"PermSize": "MetaspaceSize", "MaxPermSize": "MaxMetaspaceSize"}
 COLLECTOR_CHOICES = (
@@ -66,6 +76,7 @@ def permgen(f: Facts) -> Outcome:
     "serial-by-ergonomics",
     "Serial GC chosen by the JVM because it saw one CPU or little memory",
     needs_log=False,
+    family=HOTSPOT,
 )
 def serial_by_ergonomics(f: Facts) -> Outcome:
     if f.collector != "Serial":

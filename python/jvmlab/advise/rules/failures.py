@@ -10,6 +10,7 @@ from jvmlab.advise import thresholds as t
 from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Confidence, Severity
 from jvmlab.advise.rules.base import (
+    HOTSPOT,
     Outcome,
     evidence,
     excerpt_counts,
@@ -117,7 +118,7 @@ def heap_occupancy(f: Facts) -> float | None:
     return after / heap if after and heap else None
 
 
-@rule("old-gen-full-gc", "Parallel/Serial full collections: the old generation fills up")
+@rule("old-gen-full-gc", "Parallel/Serial full collections: the old generation fills up", family=HOTSPOT)
 def old_gen_full(f: Facts) -> Outcome:
     if f.collector not in ("Parallel", "Serial"):
         return None

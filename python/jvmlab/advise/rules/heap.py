@@ -8,7 +8,19 @@ import polars as pl
 from jvmlab.advise import thresholds as t
 from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Confidence, Severity
-from jvmlab.advise.rules.base import NO_HEAP_SIZES, Outcome, evidence, make, mib, not_checked, rule, size_flag
+from jvmlab.advise.rules.base import (
+    NO_HEAP_SIZES,
+    Outcome,
+    by_evidence,
+    evidence,
+    interval_text,
+    make,
+    mib,
+    not_checked,
+    not_enough,
+    rule,
+    size_flag,
+)
 
 OLD_KINDS = ("full", "mixed", "remark", "cleanup")
 
@@ -32,8 +44,11 @@ def occupancy(f: Facts) -> Outcome:
     old = old_collections(f)
     if heap is None or f.events.get_column("heap_after_bytes").null_count() == len(f.events):
         return not_checked("heap-occupancy-high", NO_HEAP_SIZES)
-    if len(old) < t.MIN_OLD_COLLECTIONS_FOR_OCCUPANCY:
-        return None
+    short = not_enough(
+        "heap-occupancy-high", len(old), t.MIN_OLD_COLLECTIONS_FOR_OCCUPANCY, "old collections"
+    )
+    if short:
+        return short
     shares = old.get_column("heap_after_bytes") / heap
     high = old.filter(shares >= t.HEAP_OCCUPANCY_WARNING_SHARE)
     if len(high) < t.MIN_OLD_COLLECTIONS_FOR_OCCUPANCY:
@@ -45,7 +60,7 @@ def occupancy(f: Facts) -> Outcome:
     severity = Severity.CRITICAL if median >= t.HEAP_OCCUPANCY_CRITICAL_SHARE else Severity.WARNING
     return make(
         "heap-occupancy-high",
-        severity,
+        by_evidence(severity, len(old), t.MIN_OLD_COLLECTIONS_FOR_OCCUPANCY),
         f"after old collections the heap is {median:.0%} full (median of {len(old)})",
         "What survives a full collection is the live set; with little room above it, collections come back "
         "to back, each frees little, and an OutOfMemoryError is near.",
@@ -70,8 +85,11 @@ def occupancy(f: Facts) -> Outcome:
 def live_set_growth(f: Facts) -> Outcome:
     heap = f.max_heap_bytes
     old = old_collections(f).filter(pl.col("uptime_s").is_not_null())
-    if heap is None or len(old) < t.MIN_OLD_COLLECTIONS_FOR_TREND:
-        return None
+    if heap is None:
+        return not_checked("live-set-growth", NO_HEAP_SIZES)
+    short = not_enough("live-set-growth", len(old), t.MIN_OLD_COLLECTIONS_FOR_TREND, "old collections")
+    if short:
+        return short
     third = max(len(old) // 3, 1)
     after = old.get_column("heap_after_bytes")
     first, last = float(after.head(third).median()), float(after.tail(third).median())  # type: ignore[arg-type]
@@ -83,7 +101,7 @@ def live_set_growth(f: Facts) -> Outcome:
     rate = (last - first) / span_s * 60 if span_s > 0 else None
     return make(
         "live-set-growth",
-        Severity.WARNING,
+        by_evidence(Severity.WARNING, len(old), t.MIN_OLD_COLLECTIONS_FOR_TREND),
         f"the live set grew from {mib(first)} to {mib(last)} ({growth:.0%} of the heap)",
         "Memory that survives full collections and keeps growing runs out eventually: more and longer "
         "collections first, then OutOfMemoryError. A bigger heap only delays it.",
@@ -132,21 +150,25 @@ def larger_young(f: Facts, current: float | None) -> tuple[list[str], list[str],
 @rule("young-gc-frequent", "Young collections every second or two: a small young generation")
 def young_frequent(f: Facts) -> Outcome:
     rate = f.summary.rates.get("young")
-    if rate is None or rate.mean_per_min is None or rate.count < 10:
+    if rate is None or rate.mean_per_min is None:
         return None
+    short = not_enough("young-gc-frequent", rate.count, t.MIN_COLLECTIONS_FOR_SHARE, "young collections")
+    if short:
+        return short
     young_ms = rate.pause_total_ms or 0.0
     duration = f.duration_s or 0.0
     overhead = 100 * young_ms / 1000 / duration if duration else 0.0
     if rate.mean_per_min < t.YOUNG_GC_RATE_INFO_PER_MIN or overhead < t.YOUNG_GC_OVERHEAD_FLOOR_PERCENT:
         return None
     severity = Severity.WARNING if rate.mean_per_min >= t.YOUNG_GC_RATE_WARNING_PER_MIN else Severity.INFO
+    severity = by_evidence(severity, rate.count, t.MIN_COLLECTIONS_FOR_SHARE)
     current = young_capacity(f)
     add, remove, action = larger_young(f, current)
     young = f.rows(category="pause", kind="young")
     return make(
         "young-gc-frequent",
         severity,
-        f"{rate.mean_per_min:.0f} young collections a minute (one every {60 / rate.mean_per_min:.1f} s)",
+        f"{rate.mean_per_min:.0f} young collections a minute ({interval_text(rate.mean_per_min)})",
         "Each young collection is a pause and copies every live young object; when they come this often "
         "objects have no time to die, so more get copied and promoted.",
         evidence(
@@ -172,8 +194,9 @@ def premature_promotion(f: Facts) -> Outcome:
     young = f.rows(category="pause", kind="young")
     if alloc.promotion_rate_mib_per_s is None or not alloc.allocation_rate_mib_per_s:
         return not_checked("premature-promotion", NO_HEAP_SIZES + " by generation")
-    if len(young) < t.MIN_YOUNG_GCS_FOR_PROMOTION:
-        return None
+    short = not_enough("premature-promotion", len(young), t.MIN_YOUNG_GCS_FOR_PROMOTION, "young collections")
+    if short:
+        return short
     share = alloc.promotion_rate_mib_per_s / alloc.allocation_rate_mib_per_s
     current = young_capacity(f)
     heap = f.max_heap_bytes
@@ -189,7 +212,7 @@ def premature_promotion(f: Facts) -> Outcome:
         remove += [o.raw for o in f.options or () if o.name == "MaxTenuringThreshold"]
     return make(
         "premature-promotion",
-        Severity.WARNING,
+        by_evidence(Severity.WARNING, len(young), t.MIN_YOUNG_GCS_FOR_PROMOTION),
         f"{share:.0%} of what is allocated is promoted to the old generation",
         "Objects that live a little longer than a young collection cycle get copied into the old "
         "generation, where only old or full collections free them: more old collections, longer ones.",

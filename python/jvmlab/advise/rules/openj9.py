@@ -12,10 +12,12 @@ from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Confidence, Severity
 from jvmlab.advise.rules.base import (
     Outcome,
+    by_evidence,
     evidence,
     excerpt_counts,
     make,
     mib,
+    not_enough,
     rule,
     size_flag,
 )
@@ -50,6 +52,18 @@ def global_pauses(f: Facts) -> pl.DataFrame:
     return full.filter(pl.col("cause").is_null() | ~pl.col("cause").is_in(list(EXPLICIT_CAUSES)))
 
 
+def too_few_collections(rule_id: str, f: Facts) -> Outcome:
+    """A share of an OpenJ9 log's collections (percolated scavenges, global collections on allocation
+    failure, the global share of pause time) needs MIN_COLLECTIONS_FOR_SHARE collections in the log: a
+    fragment of two collections carries no share."""
+    return not_enough(rule_id, collections(f), t.MIN_COLLECTIONS_FOR_SHARE)
+
+
+def collections(f: Facts) -> int:
+    """Distinct collections (GC ids) of the event table."""
+    return int(f.events.get_column("gc_id").drop_nulls().n_unique())
+
+
 def bigger_heap(f: Facts, factor: float = 1.5) -> list[str]:
     heap = f.max_heap_bytes
     return [f"-Xmx{size_flag(heap * factor)}"] if heap else []
@@ -66,12 +80,18 @@ def kickoff_late(f: Facts) -> Outcome:
     failed = global_pauses(f).filter(pl.col("cause") == ALLOCATION_FAILURE)
     if not concurrent or failed.is_empty():
         return None
+    if short := too_few_collections("openj9-concurrent-kickoff-late", f):
+        return short
     aborted = marks.filter(pl.col("kind") == "concurrent-mark-abort")
     heap = f.max_heap_bytes
     slack = [f"-Xconcurrentslack{size_flag(heap * 0.1)}"] if heap else []
     return make(
         "openj9-concurrent-kickoff-late",
-        Severity.WARNING if len(failed) >= t.REPEATED else Severity.INFO,
+        by_evidence(
+            Severity.WARNING if len(failed) >= t.REPEATED else Severity.INFO,
+            collections(f),
+            t.MIN_COLLECTIONS_FOR_SHARE,
+        ),
         f"{len(failed)} global collections on allocation failure"
         + (f", {len(aborted)} concurrent marks aborted" if len(aborted) else ""),
         "With a concurrent policy a global collection should end a concurrent mark started in time; one "
@@ -106,9 +126,15 @@ def scavenge_percolate(f: Facts) -> Outcome:
     rows = pauses.filter(pl.col("phase").cast(pl.String).str.contains(PERCOLATE, literal=True))
     if rows.is_empty():
         return None
+    if short := too_few_collections("openj9-scavenge-percolate", f):
+        return short
     return make(
         "openj9-scavenge-percolate",
-        Severity.WARNING if len(rows) >= t.REPEATED else Severity.INFO,
+        by_evidence(
+            Severity.WARNING if len(rows) >= t.REPEATED else Severity.INFO,
+            collections(f),
+            t.MIN_COLLECTIONS_FOR_SHARE,
+        ),
         f"{len(rows)} scavenges percolated to global collections",
         "A scavenge that cannot finish (the tenure area has no room for what it promotes) is followed by a "
         "global collection in the same pause: a young pause grows into a full one.",
@@ -136,9 +162,11 @@ def excessive_global(f: Facts) -> Outcome:
     spent = float(rows.get_column("pause_ms").sum()) if not rows.is_empty() else 0.0
     if len(rows) < t.REPEATED or total <= 0 or spent / total < GLOBAL_SHARE:
         return None
+    if short := too_few_collections("openj9-excessive-global-gc", f):
+        return short
     return make(
         "openj9-excessive-global-gc",
-        Severity.WARNING,
+        by_evidence(Severity.WARNING, collections(f), t.MIN_COLLECTIONS_FOR_SHARE),
         f"{len(rows)} global collections, {spent / total:.0%} of the pause time",
         "Global collections stop the application for the whole heap; when they dominate, the heap is too "
         "small for the live set or the policy does not fit the allocation pattern.",

@@ -8,7 +8,19 @@ import polars as pl
 from jvmlab.advise import thresholds as t
 from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Confidence, Severity
-from jvmlab.advise.rules.base import NO_TIME, Outcome, evidence, excerpt_counts, make, not_checked, rule
+from jvmlab.advise.rules.base import (
+    HOTSPOT,
+    NO_TIME,
+    Outcome,
+    by_evidence,
+    evidence,
+    excerpt_counts,
+    make,
+    not_checked,
+    not_enough,
+    rule,
+    too_short,
+)
 from jvmlab.advise.rules.failures import bigger_heap
 
 THROUGHPUT_COLLECTORS = ("Parallel", "Serial")
@@ -19,10 +31,12 @@ def gc_overhead(f: Facts) -> Outcome:
     overhead = f.summary.gc_overhead_percent
     if overhead is None:
         return not_checked("gc-overhead-high", NO_TIME)
-    if overhead < t.GC_OVERHEAD_INFO_PERCENT or f.summary.pause_count < t.MIN_OVERHEAD_PAUSES:
+    if overhead < t.GC_OVERHEAD_INFO_PERCENT:
         return None
-    if (f.duration_s or 0.0) < t.MIN_OVERHEAD_WINDOW_S:
-        return not_checked("gc-overhead-high", f"the log covers less than {t.MIN_OVERHEAD_WINDOW_S:.0f} s")
+    short = not_enough("gc-overhead-high", f.summary.pause_count, t.MIN_OVERHEAD_PAUSES, "pauses")
+    short = short or too_short("gc-overhead-high", f, t.MIN_OVERHEAD_WINDOW_S)
+    if short:
+        return short
     severity = (
         Severity.CRITICAL
         if overhead >= t.GC_OVERHEAD_CRITICAL_PERCENT
@@ -30,6 +44,7 @@ def gc_overhead(f: Facts) -> Outcome:
         if overhead >= t.GC_OVERHEAD_WARNING_PERCENT
         else Severity.INFO
     )
+    severity = by_evidence(severity, f.summary.pause_count, t.MIN_OVERHEAD_PAUSES)
     pauses = f.rows(category="pause")
     by_kind = pauses.group_by("kind").agg(pl.col("pause_ms").sum()).sort("pause_ms", descending=True)
     top_kind, top_ms = by_kind.row(0) if not by_kind.is_empty() else (None, 0.0)
@@ -91,15 +106,16 @@ def long_pause(f: Facts) -> Outcome:
     )
 
 
-@rule("pause-target-missed", "G1 pauses over the pause-time goal (MaxGCPauseMillis)")
+@rule("pause-target-missed", "G1 pauses over the pause-time goal (MaxGCPauseMillis)", family=HOTSPOT)
 def pause_target(f: Facts) -> Outcome:
     if f.collector != "G1":
         return None
     given = f.flag("MaxGCPauseMillis")
     goal = float(given) if given else t.G1_DEFAULT_PAUSE_GOAL_MS
     pauses = f.events.filter((pl.col("category") == "pause") & pl.col("kind").is_in(["young", "mixed"]))
-    if len(pauses) < 20:
-        return None
+    short = not_enough("pause-target-missed", len(pauses), t.MIN_PAUSES_FOR_GOAL, "young/mixed pauses")
+    if short:
+        return short
     over = pauses.filter(pl.col("pause_ms") > goal)
     share = len(over) / len(pauses)
     if share <= t.PAUSE_GOAL_MISSED_SHARE:
@@ -108,7 +124,7 @@ def pause_target(f: Facts) -> Outcome:
     remove = [o.raw for o in f.options or () if o.name in pinned]
     return make(
         "pause-target-missed",
-        Severity.WARNING,
+        by_evidence(Severity.WARNING, len(pauses), t.MIN_PAUSES_FOR_GOAL),
         f"{share:.0%} of young/mixed pauses over the {goal:.0f} ms goal",
         "G1 sizes the young generation to meet MaxGCPauseMillis; missing it often means it cannot: a "
         "pinned young generation, too few GC threads, or too much surviving per collection.",
@@ -134,7 +150,9 @@ def pause_target(f: Facts) -> Outcome:
 
 
 @rule(
-    "throughput-collector-latency", "Parallel or Serial GC where pauses matter (a latency-sensitive service)"
+    "throughput-collector-latency",
+    "Parallel or Serial GC where pauses matter (a latency-sensitive service)",
+    family=HOTSPOT,
 )
 def throughput_collector(f: Facts) -> Outcome:
     if f.collector not in THROUGHPUT_COLLECTORS:
