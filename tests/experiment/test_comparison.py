@@ -176,6 +176,14 @@ def test_the_cli_table_and_exports(db, tmp_path, capsys):
     assert faster["baseline"] == "jdk17/default" and faster["significant"] == "True"
     assert float(faster["ci_low"]) < float(faster["mean"]) < float(faster["ci_high"])
 
+    # without --format, -o's extension names it
+    inferred = tmp_path / "inferred.csv"
+    assert main(["compare", "synthetic", "--db", db, "-o", str(inferred)]) == 0
+    assert inferred.read_text() == out_csv.read_text()
+    as_json = tmp_path / "c.json"
+    assert main(["compare", "synthetic", "--db", db, "-o", str(as_json)]) == 0
+    assert json.loads(as_json.read_text())["experiment"]["name"] == "synthetic"
+
     assert main(["compare", "levels", "--db", db, "--format", "markdown"]) == 0
     md = capsys.readouterr().out
     assert "**level high (200 req/s)**" in md and "✅ pass" in md and "❌ fail" in md
@@ -190,6 +198,8 @@ def test_the_cli_table_and_exports(db, tmp_path, capsys):
         (["compare", "synthetic", "--alpha", "0.7"], "--alpha 0.7: give a significance level"),
         (["compare", "synthetic", "-m", "p99"], "unknown measure 'p99'"),
         (["compare", "synthetic", "--format", "csv", "-o", "/nonexistent/x.csv"], "does not exist"),
+        (["compare", "synthetic", "-o", "out.txt"], "-o out.txt: the table is for the terminal"),
+        (["compare", "synthetic", "--format", "table", "-o", "t.csv"], "the table is for the terminal"),
     ],
 )
 def test_cli_errors_are_one_line(db, args, message, capsys):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from jvmlab.cli.output import print_renderables, write_output
+from jvmlab.cli.output import export_format, print_renderables, write_output
 from jvmlab.errors import UsageError
 from jvmlab.experiment.analysis.comparison import Comparison, stored_comparison
 from jvmlab.experiment.storage import Store
@@ -24,7 +24,7 @@ class CompareOptions:
     baseline: str | None = None
     alpha: float | None = None
     measures: tuple[str, ...] = ()
-    format: str = "table"
+    format: str | None = None  # None: from the output's extension, else the table
     output: Path | None = None
 
 
@@ -39,14 +39,13 @@ def load(experiment: str | None, db: str | None, baseline: str | None, alpha: fl
 
 
 def run(options: CompareOptions) -> None:
-    if options.format not in FORMATS:
-        raise UsageError(f"--format {options.format}: use one of {', '.join(FORMATS)}")
+    format = export_format(options.format, options.output, FORMATS)
     c = load(options.experiment, options.db, options.baseline, options.alpha)
-    if options.format == "json":
+    if format == "json":
         return write_output(to_json(c), options.output)
-    if options.format == "csv":
+    if format == "csv":
         return write_output(to_csv(c), options.output)
     view = comparison_view(c, options.measures or None)
-    if options.format == "markdown":
+    if format == "markdown":
         return write_output(to_markdown(view), options.output)
     print_renderables(comparison_renderables(view))

@@ -97,7 +97,12 @@ def compare_command(
         list[str] | None,
         typer.Option("--measure", "-m", help="A measure to show (repeat it); default: the headline figures."),
     ] = None,
-    format: Annotated[str, typer.Option("--format", help="table, json, csv or markdown.")] = "table",
+    format: Annotated[
+        str | None,
+        typer.Option(
+            "--format", help="table, json, csv or markdown (default: from -o's extension, else the table)."
+        ),
+    ] = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the export to this file.")
     ] = None,

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jvmlab.errors import check_writable, write_file
+from jvmlab.errors import UsageError, check_writable, write_file
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -55,3 +55,24 @@ def write_output(text: str, output: Path | None) -> None:
     else:
         check_writable(output)
         write_file(output, text)
+
+
+SUFFIX_FORMATS = {".json": "json", ".csv": "csv", ".md": "markdown", ".markdown": "markdown"}
+
+
+def export_format(format: str | None, output: Path | None, formats: tuple[str, ...]) -> str:
+    """The format of an export: `--format` if given, else the one `-o`'s extension names (out.csv -> csv),
+    else the terminal's table. A table written to a file, or an extension naming no format, is refused
+    (nothing would be written)."""
+    if format is not None and format not in formats:
+        raise UsageError(f"--format {format}: use one of {', '.join(formats)}")
+    if output is None:
+        return format or "table"
+    chosen = format or SUFFIX_FORMATS.get(output.suffix.lower())
+    exports = [f for f in formats if f != "table"]
+    if chosen is None or chosen == "table":
+        raise UsageError(
+            f"-o {output}: the table is for the terminal; give --format {' or '.join(exports)} "
+            f"(or a file ending {', '.join(s for s, f in SUFFIX_FORMATS.items() if f in exports)})"
+        )
+    return chosen
