@@ -1,9 +1,12 @@
 """`jvmlab advise --pid`: a running JVM read through jcmd (flags, command line, GC log), without changing
-it; with --record, a short JFR recording analysed by JMC's rules. Each JVM is killed at the end."""
+it; with --record, a short window watched: a JFR recording analysed by JMC's rules and, for a JVM without
+a GC log, GC and safepoint logging switched on through VM.log for the window and off afterwards (else the
+recording's GC events). Each JVM is killed at the end."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import time
 from collections.abc import Iterator
@@ -12,7 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from jvmlab.advise.rules import RULES
 from jvmlab.cli.main import main
+from jvmlab.errors import JvmLabError
+from jvmlab.jdk.attach import AttachError, log_outputs, logging_on
+from jvmlab.jdk.hotspot_attach import dcmd
 from jvmlab.workloads import classes_dir
 
 pytestmark = pytest.mark.jvm
@@ -63,6 +70,61 @@ def test_a_running_jvm_without_a_gc_log_gets_the_flag_rules_only(capsys):
     assert reasons["g1-full-gc"].startswith("no GC log") and "-Xlog:gc*" in reasons["g1-full-gc"]
     permgen = next(f for f in advice["findings"] if f["id"] == "permgen-flags")
     assert permgen["severity"] == "critical"  # refused by 17 (here only ignored by request)
+
+
+def outputs(pid: int) -> list[str]:
+    return log_outputs(dcmd(pid, "VM.log list"))
+
+
+def window_pauses(advice: dict) -> int:
+    window = next(n for n in advice["notes"] if n.startswith("the window:"))
+    return int(re.search(r"(\d+) pauses", window).group(1))  # type: ignore[union-attr]
+
+
+def test_record_switches_gc_logging_on_for_the_window_of_a_jvm_without_a_gc_log(capsys):
+    with running("-Xmx128m", "-XX:+UseG1GC") as jvm:
+        before = outputs(jvm.pid)
+        code = main(["advise", "--pid", str(jvm.pid), "--record", "5s", "--json", "--no-check"])
+        after = outputs(jvm.pid)
+        assert jvm.poll() is None
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert after == before == ["stdout", "stderr"]  # the output jvmlab added is gone, the JVM's own kept
+    (advice,) = json.loads(out.out)["inputs"]
+    assert "GC log of a 5 s window" in advice["name"] and advice["collector"] == "G1"
+    switched = next(n for n in advice["notes"] if n.startswith("GC and safepoint logging switched on for"))
+    assert "through VM.log" in switched and switched.endswith("then off")
+    assert window_pauses(advice) > 0
+    assert not any(g["reason"].startswith("no GC log") for g in advice["not_checked_by_reason"])
+    listed = {n["id"] for n in advice["not_checked"]} | {f["id"] for f in advice["findings"]}
+    assert listed and not any(i.startswith("openj9-") for i in listed)  # a HotSpot JVM
+    assert advice["rules_run"] == sum(r.family != "openj9" for r in RULES)
+
+
+def test_record_reads_the_recordings_gc_events_when_vm_log_is_refused(capsys, monkeypatch):
+    def refused(*args, **kwargs):
+        raise AttachError("VM.log refused (test)")
+
+    monkeypatch.setattr("jvmlab.advise.running.logging_on", refused)
+    with running("-Xmx128m", "-XX:+UseParallelGC") as jvm:
+        assert main(["advise", "--pid", str(jvm.pid), "--record", "3s", "--json", "--no-check"]) == 0
+    (advice,) = json.loads(capsys.readouterr().out)["inputs"]
+    assert "JFR GC events of a 3 s window" in advice["name"] and advice["collector"] == "Parallel"
+    assert any("could not be switched on (VM.log refused (test))" in n for n in advice["notes"])
+    assert window_pauses(advice) > 0
+
+
+def test_logging_is_switched_off_on_ctrl_c_and_errors(tmp_path):
+    log = tmp_path / "gc.log"
+    with running("-Xmx128m") as jvm:
+        before = outputs(jvm.pid)
+        for stop in (KeyboardInterrupt, JvmLabError):
+            with pytest.raises(stop), logging_on(jvm.pid, log):
+                assert f"file={log}" in outputs(jvm.pid)
+                time.sleep(1.0)
+                raise stop("stopped")
+            assert outputs(jvm.pid) == before
+    assert "Pause Young" in log.read_text()  # it logged while on
 
 
 def test_record_adds_jmc_findings(tmp_path, capsys):

@@ -86,27 +86,35 @@ def advise_experiment(options: AdviseOptions) -> list[Advice]:
 
 
 def advise_running(options: AdviseOptions) -> list[Advice]:
-    """A running JVM through jcmd; with --record, a JFR recording of that long analysed by JMC's rules."""
+    """A running JVM through jcmd; with --record, a window of that long watched (a JFR recording, and GC
+    logging switched on for it when the JVM writes none): the GC rules read the window, JMC's rules the
+    recording (when JMC is installed: `make jmc`)."""
     import tempfile
 
     from jvmlab.advise import advise
-    from jvmlab.advise.running import facts_of_running
+    from jvmlab.advise.running import NO_LOG_PID, facts_of_running, observe, window_note
     from jvmlab.durations import parse_duration
-    from jvmlab.jdk.attach import read_jvm, record_jfr
+    from jvmlab.jdk.attach import read_jvm
     from jvmlab.jdk.discovery import installed_jdks
+    from jvmlab.jfr import JmcNotInstalledError
 
     assert options.pid is not None
     seconds = parse_duration(options.record, option="--record") if options.record else None
     installed = installed_jdks()
-    facts = facts_of_running(read_jvm(options.pid, installed), strict=options.strict)
-    advice = advise(facts)
-    if options.check:
-        advice = checked(advice, facts.options)
-    if seconds is not None:
-        with tempfile.TemporaryDirectory(prefix="jvmlab-jfr-") as folder:
-            recording = record_jfr(options.pid, seconds, Path(folder) / "advise.jfr", installed)
-            advice = with_jmc(advice, recording)
-    return [advice]
+    jvm = read_jvm(options.pid, installed)
+    if seconds is None:
+        facts = facts_of_running(jvm, strict=options.strict)
+        return [checked(advise(facts, no_log_reason=NO_LOG_PID), facts.options, options.check)]
+    with tempfile.TemporaryDirectory(prefix="jvmlab-advise-") as folder:
+        window = observe(jvm, seconds, Path(folder), installed)
+        facts = facts_of_running(jvm, strict=options.strict, window=window, installed=installed)
+        advice = checked(advise(facts, no_log_reason=NO_LOG_PID), facts.options, options.check)
+        notes = [*window.notes, *filter(None, [window_note(facts)])]
+        try:
+            advice = with_jmc(advice, window.recording)
+        except JmcNotInstalledError as e:
+            notes.append(f"JMC's rules not run on the recording: {e}")
+    return [advice.model_copy(update={"notes": [*advice.notes, *notes]})]
 
 
 def advise_inputs(options: AdviseOptions) -> list[Advice]:
@@ -129,16 +137,17 @@ def advise_inputs(options: AdviseOptions) -> list[Advice]:
 
             jit = summarize(load_compile_log(options.jit))
             facts = replace(facts, jit=jit, code_heaps=reported_code_heaps(jit) or None)
-        advice = advise(facts)
-        if options.check:
-            advice = checked(advice, facts.options)
+        advice = checked(advise(facts), facts.options, options.check)
         if options.jfr is not None:
             advice = with_jmc(advice, options.jfr)
         results.append(advice)
     return results
 
 
-def checked(advice: Advice, options: object) -> Advice:
+def checked(advice: Advice, options: object, check: bool = True) -> Advice:
+    """The advice with its recommended flags started on an installed JDK (not with --no-check)."""
+    if not check:
+        return advice
     from jvmlab.advise.flag_check import check_recommendations
     from jvmlab.jdk.discovery import installed_jdks
 

@@ -1,17 +1,18 @@
 """A running JVM, read through `jcmd` without changing it: its command line, version, the flags in force
-(`VM.flags -all`), the GC log it writes (`VM.log list`, or JDK 8's -Xloggc) and its uptime. `record_jfr`
-takes a JFR recording of a given length, when asked (the one thing that adds work to the JVM, and ends
-with the recording).
+(`VM.flags -all`), the GC log it writes (`VM.log list`, or JDK 8's -Xloggc) and its uptime. When asked,
+`record_jfr` takes a JFR recording of a given length and `logging_on` adds a unified-logging output for a
+while (JDK 9+ `VM.log`): the two things that add work to the JVM, each ending with its window.
 
 jcmd comes from the JVM's own JDK when it has one, else from an installed JDK of the same major version.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,10 @@ JCMD_TIMEOUT_S = 30.0
 _VERSION = re.compile(r"^JDK (\S+)", re.M)
 _LOG_FILE = re.compile(r"#\d+: file=(?P<path>\S+) (?P<what>\S+)")
 _XLOGGC = re.compile(r"-Xloggc:(\S+)")
+_OUTPUT = re.compile(r"^\s*#\d+: (\S+)", re.M)
+# What `logging_on` asks for by default: every GC tag set and the safepoints, as `-Xlog:gc*,safepoint` does.
+WINDOW_LOG_WHAT = "gc*=info,safepoint=info"
+WINDOW_LOG_DECORATORS = "uptime,level,tags"
 
 
 class AttachError(JvmLabError):
@@ -52,20 +57,23 @@ def java_home_of(pid: int) -> Path | None:
     return exe.parent.parent if exe.name == "java" else None
 
 
-def jcmd_for(pid: int, installed: Sequence[Jdk]) -> Path:
-    """The JVM's own jcmd, else an installed JDK's, else the one on PATH."""
+def jdk_tool(pid: int, installed: Sequence[Jdk], name: str) -> Path:
+    """The JDK tool `name` (jcmd, jfr) of the JVM's own JDK, else an installed JDK's, else PATH's."""
     home = java_home_of(pid)
-    if home is not None and (home / "bin" / "jcmd").is_file():
-        return home / "bin" / "jcmd"
-    for jdk in installed:
-        if (jdk.home / "bin" / "jcmd").is_file():
-            return jdk.home / "bin" / "jcmd"
+    for h in ([home] if home is not None else []) + [jdk.home for jdk in installed]:
+        if (h / "bin" / name).is_file():
+            return h / "bin" / name
     from shutil import which
 
-    found = which("jcmd")
+    found = which(name)
     if found is None:
-        raise AttachError("no jcmd found: install a JDK (jvmlab jdks) to read a running JVM")
+        raise AttachError(f"no {name} found: install a JDK (jvmlab jdks) to read a running JVM")
     return Path(found)
+
+
+def jcmd_for(pid: int, installed: Sequence[Jdk]) -> Path:
+    """The JVM's own jcmd, else an installed JDK's, else the one on PATH."""
+    return jdk_tool(pid, installed, "jcmd")
 
 
 def jcmd(tool: Path, pid: int, *command: str, timeout_s: float = JCMD_TIMEOUT_S) -> str:
@@ -158,27 +166,74 @@ def read_jvm(pid: int, installed: Sequence[Jdk] = ()) -> RunningJvm:
 
 
 def record_jfr(pid: int, seconds: float, path: Path, installed: Sequence[Jdk] = ()) -> Path:
-    """A JFR recording of the next `seconds` (profile settings) written to `path`; stopped if interrupted."""
-    tool = jcmd_for(pid, installed)
+    """A JFR recording of the next `seconds` (profile settings) written to `path`; stopped if interrupted.
+    Commands go through the attach socket (`diagnostic`), so the window is not stretched by jcmd starting."""
     name = f"jvmlab-advise-{os.getpid()}"
-    jcmd(
-        tool,
-        pid,
-        "JFR.start",
-        f"name={name}",
-        "settings=profile",
-        f"duration={seconds:g}s",
-        f"filename={path}",
-    )
+    start = ("JFR.start", f"name={name}", "settings=profile", f"duration={seconds:g}s", f"filename={path}")
+    diagnostic(pid, installed, *start)
     try:
         deadline = time.monotonic() + seconds + JCMD_TIMEOUT_S
+        time.sleep(seconds * 0.9)
         while time.monotonic() < deadline:
-            time.sleep(min(1.0, max(0.1, seconds / 10)))
-            if name not in jcmd(tool, pid, "JFR.check"):
+            if name not in diagnostic(pid, installed, "JFR.check"):
                 break
+            time.sleep(min(0.2, max(0.05, seconds / 20)))
     except BaseException:
-        jcmd(tool, pid, "JFR.stop", f"name={name}")
+        diagnostic(pid, installed, "JFR.stop", f"name={name}")
         raise
     if not path.is_file():
         raise AttachError(f"--pid {pid}: the JFR recording was not written to {path}")
     return path
+
+
+def log_outputs(log_list: str) -> list[str]:
+    """The names of a JVM's log outputs in `VM.log list` order (`stdout`, `stderr`, `file=/path`)."""
+    return _OUTPUT.findall(log_list.split("Log output configuration:", 1)[-1])
+
+
+@contextlib.contextmanager
+def logging_on(
+    pid: int, path: Path, installed: Sequence[Jdk] = (), *, what: str = WINDOW_LOG_WHAT
+) -> Iterator[Path]:
+    """Unified logging of `what` into `path` (a file of the JVM's own: JDK 9+) while the block runs: one
+    output added with `VM.log output=file=PATH what=...`, removed afterwards, also on errors and Ctrl-C, by
+    turning all its tags off (`what=all=off`: HotSpot drops an output that logs nothing). The JVM's own
+    outputs are not touched; `VM.log disable` would turn them all off."""
+    output = f"file={path}"
+    if any(c.isspace() or c in ',"' for c in str(path)):
+        raise AttachError(f"{path}: a VM.log output path without spaces, commas or quotes is needed")
+    if output in log_outputs(diagnostic(pid, installed, "VM.log", "list")):
+        raise AttachError(f"JVM {pid} already logs to {path}: jvmlab adds only an output of its own")
+    said = diagnostic(
+        pid,
+        installed,
+        "VM.log",
+        f"output={output}",
+        "output_options=filecount=0",
+        f"what={what}",
+        f"decorators={WINDOW_LOG_DECORATORS}",
+    )
+    try:
+        if output not in log_outputs(diagnostic(pid, installed, "VM.log", "list")):
+            reason = said.strip().splitlines()[0] if said.strip() else "no output added"
+            raise AttachError(f"JVM {pid}: VM.log could not log to {path}: {reason}")
+        yield path
+    finally:
+        logging_off(pid, path, installed)
+
+
+def logging_off(pid: int, path: Path, installed: Sequence[Jdk] = ()) -> None:
+    """Removes the output `logging_on` added; says how to do it by hand if the JVM keeps it."""
+    output = f"file={path}"
+    if not Path(f"/proc/{pid}").exists():
+        return  # the JVM ended: nothing left to restore
+    with contextlib.suppress(AttachError):
+        diagnostic(pid, installed, "VM.log", f"output={output}", "what=all=off")
+    try:
+        left = output in log_outputs(diagnostic(pid, installed, "VM.log", "list"))
+    except AttachError:
+        left = Path(f"/proc/{pid}").exists()
+    if left:
+        raise AttachError(
+            f"JVM {pid} still logs to {path}: remove it with `jcmd {pid} VM.log output={output} what=all=off`"
+        )

@@ -50,7 +50,7 @@ def event_counts_of_summary(text: str) -> dict[str, int]:
     return counts
 
 
-def _run(tool: Path, args: list[str], recording: Path) -> str:
+def run_jfr(tool: Path, args: list[str], recording: Path) -> str:
     try:
         done = subprocess.run(
             [str(tool), *args, str(recording)],
@@ -71,11 +71,11 @@ def _run(tool: Path, args: list[str], recording: Path) -> str:
 
 def event_counts(recording: Path, tool: Path) -> dict[str, int]:
     """Counts per event type of a recording, with `jdk.ExceptionStatistics` read as throwables created."""
-    counts = event_counts_of_summary(_run(tool, ["summary"], recording))
+    counts = event_counts_of_summary(run_jfr(tool, ["summary"], recording))
     if not counts:
         raise InputError(str(recording), "jfr summary listed no event types: not a JFR recording?")
     if counts.get("jdk.ExceptionStatistics"):
-        text = _run(tool, ["print", "--json", "--events", "jdk.ExceptionStatistics"], recording)
+        text = run_jfr(tool, ["print", "--json", "--events", "jdk.ExceptionStatistics"], recording)
         values = [
             int(e["values"]["throwables"]) for e in json.loads(text).get("recording", {}).get("events", [])
         ]

@@ -35,6 +35,6 @@ def findings_section(advice: Advice, prefix: str = "", title: str = "Findings") 
     else:
         blocks.append(Text((f"No findings: {advice.rules_run} rules found nothing to report.",)))
     if advice.not_checked:
-        lines = tuple(f"{n.id}: {n.reason}" for n in advice.not_checked)
+        lines = tuple(f"{reason}: {', '.join(ids)}" for reason, ids in advice.not_checked_by_reason())
         blocks.append(Text(("Not checked:", *lines), tone="note"))
     return Section(f"{prefix}findings", title, tuple(blocks))

@@ -16,8 +16,14 @@ def advice_document(advices: Sequence[Advice]) -> dict[str, Any]:
         "format_version": ADVICE_FORMAT_VERSION,
         "tool": "jvmlab",
         "tool_version": __version__,
-        "inputs": [a.model_dump(mode="json") for a in advices],
+        "inputs": [input_document(a) for a in advices],
     }
+
+
+def input_document(advice: Advice) -> dict[str, Any]:
+    """One input's advice; `not_checked_by_reason` groups `not_checked` (one entry per reason)."""
+    grouped = [{"reason": reason, "ids": ids} for reason, ids in advice.not_checked_by_reason()]
+    return {**advice.model_dump(mode="json"), "not_checked_by_reason": grouped}
 
 
 def to_json(document: dict[str, Any]) -> str:

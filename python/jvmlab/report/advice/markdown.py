@@ -49,10 +49,15 @@ def advice_markdown(advices: Sequence[Advice]) -> str:
             f"{a.rules_run} rules, {len(a.findings)} finding{'' if len(a.findings) == 1 else 's'}",
             "",
         ]
+        if a.notes:
+            out += [*(f"_{escape(note)}_" for note in a.notes), ""]
         for f in a.findings:
             out += finding_markdown(f)
         if a.not_checked:
             out += ["**Not checked:**", ""]
-            out += [f"- `{n.id}`: {escape(n.reason)}" for n in a.not_checked]
+            out += [
+                f"- {escape(reason)}: " + ", ".join(f"`{i}`" for i in ids)
+                for reason, ids in a.not_checked_by_reason()
+            ]
             out.append("")
     return "\n".join(out)

@@ -53,9 +53,12 @@ def advice_renderable(advice: Advice) -> RenderableType:
         Text(f"{advice.collector or 'collector unknown'}, {jdk}; {advice.rules_run} rules: {summary}"),
         Text(""),
     ]
+    if advice.notes:
+        parts += [*(Text(note, style="dim") for note in advice.notes), Text("")]
     for f in advice.findings:
         parts += [finding_renderable(f), Text("")]
     if advice.not_checked:
         parts.append(Text("not checked:", style="bold dim"))
-        parts += [Text(f"  {n.id}: {n.reason}", style="dim") for n in advice.not_checked]
+        for reason, ids in advice.not_checked_by_reason():
+            parts.append(Text(f"  {reason}: {', '.join(ids)}", style="dim"))
     return Group(*parts)
