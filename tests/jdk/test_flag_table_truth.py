@@ -14,11 +14,14 @@ import pytest
 
 from jvmlab.jdk.flag_names import listed_names, newest_first
 from jvmlab.jdk.flag_table import MAJORS, STATUSES, Cell, FlagRow, fill, flag_names, flag_table
+from jvmlab.jdk.jvm_output import parse_flags_final
 from jvmlab.jdk.lint import Target, Verdict, judge
 from jvmlab.jdk.lint_run import observe
 from jvmlab.jdk.options import parse_option
+from jvmlab.jdk.probe import run_java
 
 WORKERS = 4
+PRINT_FINAL = ("-XX:+PrintFlagsFinal", "-version")
 KNOWLEDGE = Path(__file__).resolve().parents[3] / "shared" / "knowledge" / "jvm-diagnosis.md"
 ACCEPTED = ("ok", "deprecated", "ignored", "renamed")
 
@@ -112,6 +115,23 @@ def test_every_listed_flag_is_in_the_list_of_its_major(machine, major):
             kinds = {n: f.kind for n, f in stored.names.items()}
             other = sorted(n for n, f in listed.items() if kinds.get(n) != f.kind)
             assert not other, f"{jdk.name}: other kinds for {other[:20]}"
+
+
+@pytest.mark.jvm
+@pytest.mark.parametrize("major", MAJORS)
+def test_every_default_is_what_the_installed_jdks_print(machine, major):
+    # `default` cells let `flags migrate` drop a deprecated flag that only restates it
+    rows = [r for r in flag_table().rows.values() if major in r.defaults]
+    if not rows:
+        pytest.skip(f"no default of JDK {major} in the table")
+    for jdk in _jdks_of(machine, major):
+        printed = {f.name: f.value for f in parse_flags_final(run_java(jdk.java, PRINT_FINAL, 60).stdout)}
+        wrong = [
+            (r.key, r.defaults[major], printed.get(r.key))
+            for r in rows
+            if printed.get(r.key) != r.defaults[major]
+        ]
+        assert not wrong, (jdk.name, wrong)
 
 
 def test_the_table_has_every_major_and_only_known_statuses():

@@ -33,6 +33,22 @@ UL_DEFAULT_ROTATION = (
     "decorators to keep one file as JDK 8 did"
 )
 CMS_REMOVED = "CMS was removed in JDK 14 (JEP 363)"
+# JDK 8 G1's own logging level (an experimental flag): its phases as unified logging levels (JEP 271).
+G1_LOG_LEVELS = {"fine": "", "finer": "gc+phases=debug", "finest": "gc+phases=trace"}
+G1_LOG_NOTE = "fine is what -Xlog:gc* prints already"
+MB = 1024 * 1024
+# What OpenJDK 8u504 sets itself for CMS (java -XX:+UseConcMarkSweepGC -XX:+PrintCommandLineFlags): a JDK 8
+# command line printed in a log holds them although nobody gave them; G1 has its own (OldPLABSize=16 is a
+# count of CMS free blocks, G1 refuses it: "must be greater than or equal to ergonomic PLAB minimum size").
+CMS_ERGONOMIC = {"OldPLABSize": None, "MaxTenuringThreshold": "6"}
+CMS_ERGONOMIC_NOTE = "CMS's own ergonomic value (JDK 8 sets it for CMS and prints it with the command line)"
+# JDK 8 sets CompressedClassSpaceSize to MaxMetaspaceSize less 8 MB when MaxMetaspaceSize is given (8u504
+# prints -XX:CompressedClassSpaceSize=528482304 for -XX:MaxMetaspaceSize=512m); JDK 25 warns it adjusts it.
+CLASS_SPACE_GAP = 8 * MB
+# JDK 9+ check SurvivorRatio (JEP 245): at most MaxHeapSize / the space alignment, 512 KB on 17, 21 and 25
+# ("SurvivorRatio (1000000000) must be less than or equal to ergonomic SurvivorRatio maximum (256)" for a
+# 128 MB heap); JDK 8 took any value.
+SPACE_ALIGNMENT = 512 * 1024
 STATUS_WORDS = {
     "deprecated": "deprecates it",
     "ignored": "ignores it",
@@ -102,7 +118,9 @@ class _Logging:
         """Claims option i when it is legacy logging the target has an -Xlog form for."""
         name = option.name
         rule = flag_table().xlog.get(name) if option.kind == "xx" else None
-        if rule is not None and rule.selector(self.to_major) is not None:
+        if option.kind == "xx" and name == "G1LogLevel" and option.value in G1_LOG_LEVELS:
+            self._selector(i, option, G1_LOG_LEVELS[option.value], G1_LOG_NOTE, "gc")
+        elif rule is not None and rule.selector(self.to_major) is not None:
             self._selector(i, option, rule.selector(self.to_major) or "", rule.note, rule.output)
         elif option.kind == "xx" and (name in STAMPS or name in ROTATION):
             self.claimed.append(i)
@@ -118,7 +136,7 @@ class _Logging:
 
     def _selector(self, i: int, option: JvmOption, selector: str, note: str | None, output: str) -> None:
         self.claimed.append(i)
-        if not selector or not option.as_bool():
+        if not selector or option.value in ("false", None):
             why = note or "off: it selects nothing"
             note = f"no -Xlog equivalent on JDK {self.to_major}: {why}"
             self.changes.append(Change((option.raw,), (), "dropped", note))
@@ -365,6 +383,56 @@ def _cms_goes(options: Sequence[JvmOption], to_major: int) -> bool:
     return bool(on) and table_verdict(on[0], to_major).status != "ok"
 
 
+def _value_of(options: Sequence[JvmOption], name: str) -> int | None:
+    """The last size given for -XX:name (or its -X form: -Xmx is MaxHeapSize), in bytes."""
+    sizes = [o.as_bytes() for o in options if o.name == name and o.kind in ("xx", "x")]
+    return sizes[-1] if sizes else None
+
+
+def _restates_default(o: JvmOption, to_major: int) -> str | None:
+    """Why a flag the target deprecates can go: it gives the target's own default (flag_table.toml)."""
+    row = flag_table().row(o.name)
+    default = row.defaults.get(to_major) if row is not None else None
+    given = o.value if o.as_bool() is None else str(o.as_bool()).lower()
+    verdict = table_verdict(o, to_major)
+    if default is None or given != default or verdict.status != "deprecated":
+        return None
+    return f"{_why(verdict, to_major)}; it only restates the default ({default})"
+
+
+def _restated(options: Sequence[JvmOption], ctx: _Context) -> dict[int, tuple[tuple[str, ...], str]]:
+    """Options that change as a whole set says, not one by one: index -> (result, note). The old collector's
+    ergonomic values when CMS goes; JDK 8's ergonomic class space; a deprecated flag that restates the
+    target's default; a SurvivorRatio the target's range check refuses."""
+    young_given = any(o.name == "NewSize" for o in options)
+    max_meta = _value_of(options, "MaxMetaspaceSize")
+    heap = _value_of(options, "MaxHeapSize")
+    found: dict[int, tuple[tuple[str, ...], str]] = {}
+    for i, o in enumerate(options):
+        if o.kind != "xx":
+            continue
+        restates = _restates_default(o, ctx.to_major)
+        class_space = max_meta is not None and o.as_bytes() == max_meta - CLASS_SPACE_GAP
+        if ctx.cms_replaced and o.name in CMS_ERGONOMIC and CMS_ERGONOMIC[o.name] in (None, o.value):
+            found[i] = ((), f"CMS becomes G1; {CMS_ERGONOMIC_NOTE}: G1 sets its own")
+        elif ctx.cms_replaced and o.name == "MaxNewSize" and not young_given:
+            found[i] = ((), f"CMS becomes G1; {CMS_ERGONOMIC_NOTE}, without -Xmn: G1 sizes its young "
+                            "generation for its pause goal")  # fmt: skip
+        elif ctx.cms_replaced and "FLS" in o.name:
+            found[i] = ((), "CMS becomes G1; a CMS free-list setting")
+        elif o.name == "CompressedClassSpaceSize" and class_space:
+            found[i] = ((), "JDK 8's ergonomic value (MaxMetaspaceSize less 8 MB): the target sizes it")
+        elif restates is not None:
+            found[i] = ((), restates)
+        elif o.name == "SurvivorRatio" and heap and (o.value or "").isdigit():
+            most = heap // SPACE_ALIGNMENT
+            if int(o.value or 0) > most:
+                found[i] = ((f"-XX:SurvivorRatio={most}",), (
+                    f"JDK 9+ check its range (JEP 245): at most MaxHeapSize / 512 KB = {most} here; JDK 8 "
+                    "took any value"))  # fmt: skip
+    return found
+
+
 def migrate(flags: Sequence[str], from_major: int, to_major: int) -> Migration:
     """The flags rewritten from JDK `from_major` for JDK `to_major` (see the module docstring)."""
     check_majors(from_major, to_major)
@@ -373,6 +441,7 @@ def migrate(flags: Sequence[str], from_major: int, to_major: int) -> Migration:
     logging = _logging(options, to_major)
     other = any(o.kind == "xx" and o.name in COLLECTORS and o.as_bool() for o in options)
     ctx = _Context(other, to_major, _cms_goes(options, to_major))
+    restated = _restated(options, ctx) if from_major < to_major else {}
     out: list[str] = []
     changes: list[Change] = []
     for i, (unit, option) in enumerate(zip(units, options, strict=True)):
@@ -380,6 +449,11 @@ def migrate(flags: Sequence[str], from_major: int, to_major: int) -> Migration:
             if i == min(logging.claimed):
                 out += logging.emit()
                 changes += logging.changes
+            continue
+        if i in restated:
+            new, note = restated[i]
+            out += new
+            changes.append(Change(unit, new, "rewritten" if new else "dropped", note))
             continue
         unlocked = frozenset(o.name for o in options[:i] if o.name.startswith("Unlock") and o.as_bool())
         result, change = _one(option, unit, ctx, from_major, unlocked)
