@@ -104,3 +104,22 @@ def test_migrate_check_lints_the_result_on_the_target(cli, jdk17, tmp_path):
     assert run.code == 0, run.err
     assert doc["check"]["refused"] is False
     assert doc["check"]["targets"][0]["jdk"] is not None
+
+
+def test_migrate_keeps_a_value_with_spaces_as_one_argument(cli):
+    one = cli("flags", "migrate", "-XX:OnOutOfMemoryError=kill -9 %p", "--to", "21", "--json")
+    assert json.loads(one.out)["flags"] == [
+        "-XX:OnOutOfMemoryError=kill -9 %p"
+    ]  # not "'%p' is not a JVM option"
+    quoted = cli("flags", "migrate", '-Xmx1g "-XX:OnOutOfMemoryError=kill -9 %p"', "--json")
+    assert json.loads(quoted.out)["flags"] == ["-Xmx1g", "-XX:OnOutOfMemoryError=kill -9 %p"]
+
+
+@pytest.mark.jvm
+def test_migrate_check_starts_the_target_and_exits_1_when_it_warns(cli, machine):
+    if not any(j.major == 11 and j.vm == "HotSpot" for j in machine.jdks):
+        pytest.skip("no JDK 11 installed")
+    warned = cli("flags", "migrate", "-XX:+AggressiveOpts", "--to", "11", "--check")
+    assert warned.code == 1 and "deprecated" in warned.out
+    clean = cli("flags", "migrate", "-XX:+UseConcMarkSweepGC -XX:OldPLABSize=16", "--to", "11", "--check")
+    assert clean.code == 0, clean.out

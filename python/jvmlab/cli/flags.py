@@ -37,10 +37,23 @@ TimeoutS = Annotated[float, typer.Option("--timeout-s", help="Seconds each JVM s
 def _flags(args: list[str] | None) -> list[str]:
     from jvmlab.jdk.options import split_command_line
 
-    items = [item for arg in args or [] for item in split_command_line(arg)]
+    items = [item for arg in args or [] for item in _split_once(arg, split_command_line(arg))]
     if not items:
         raise UsageError(f"give the flags, e.g. {EXAMPLE}")
     return items
+
+
+def _split_once(arg: str, items: list[str]) -> list[str]:
+    """One argument split like a shell, unless that leaves words that are no option (`-XX:OnOutOfMemoryError=
+    kill -9 %p` given as one argument, its first word a valued option): one option whose value has spaces."""
+    from jvmlab.jdk.flags import TAKES_VALUE
+
+    stray = [
+        w
+        for i, w in enumerate(items)
+        if not w.startswith("-") and (i == 0 or items[i - 1] not in TAKES_VALUE)
+    ]
+    return [arg] if stray and "=" in items[0] and arg.startswith("-") and len(items) > 1 else items
 
 
 def _major(text: str, option: str) -> int:
@@ -99,7 +112,9 @@ def migrate_command(
     to_major: Annotated[str, typer.Option("--to", help="The JDK to move to (11, 17, 21, 25).")] = "21",
     check: Annotated[
         bool,
-        typer.Option("--check", help="Lint the result on the --to JDK; exit 1 if it refuses a flag."),
+        typer.Option(
+            "--check", help="Start the installed --to JDK with the result; exit 1 if it refuses or warns."
+        ),
     ] = False,
     json: Json = False,
 ) -> None:
@@ -121,14 +136,23 @@ def migrate_command(
         from jvmlab.report.flags_view import lint_renderable
 
         print_renderables([migration_renderable(result), *([lint_renderable(checked)] if checked else [])])
-    if checked is not None and checked.refused:
+    if checked is not None and (checked.refused or _warned(checked)):
         raise typer.Exit(EXIT_REFUSED)
 
 
+def _warned(checked: FlagLint) -> bool:
+    """The JVM started but said something: of a flag (deprecated, ignored, ...) or of none."""
+    return any(t.notes or any(v.status != "ok" for v in t.verdicts) for t in checked.targets)
+
+
 def _check(flags: list[str], major: int) -> FlagLint | None:
+    """The result started on the installed JDK of `major` (java <flags> -version, files in a tmp folder)."""
     from jvmlab.jdk.discovery import installed_jdks
     from jvmlab.jdk.lint import lint, resolve_targets
 
     if not flags:
         return None
-    return lint(flags, resolve_targets([str(major)], installed_jdks()))
+    targets = resolve_targets([str(major)], installed_jdks())
+    if targets[0].jdk is None:
+        raise UsageError(f"--check starts JDK {major} with the result: none is installed (`jvmlab jdks`)")
+    return lint(flags, targets)
