@@ -29,6 +29,10 @@ MIN_PAUSES_FOR_GOAL = 20
 # Collections of a kind counted as "repeated": one can be start-up, two are a pattern.
 REPEATED = 2
 
+# GCLocker collections are a warning when they are a tenth or more of all collections (garbagecat reports
+# them at warning level when frequent): native code holds critical regions often enough to drive the GC.
+GCLOCKER_SHARE = 0.10
+
 # Humongous allocations: a few are normal for large buffers; more than 10 % of all GCs started for them, or
 # more than 10 of them, is the pattern of rule 6 (fragmentation, early marking).
 HUMONGOUS_SHARE = 0.10

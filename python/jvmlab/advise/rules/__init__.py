@@ -8,6 +8,7 @@ from jvmlab.advise.rules import (  # noqa: F401  (registers the rules)
     failures,
     flags,
     heap,
+    logging,
     openj9,
     pauses,
     safepoints,

@@ -182,10 +182,14 @@ def gclocker(f: Facts) -> Outcome:
     if len(rows) < t.REPEATED:
         return None
     upgrade = (f.jdk_major or 0) < 22 and f.collector == "G1"
+    collections = f.summary.gc_count
+    # frequent: a tenth of the collections or more, over enough collections to make it a share
+    frequent = collections >= t.MIN_COLLECTIONS_FOR_SHARE and len(rows) >= collections * t.GCLOCKER_SHARE
     return make(
         "gclocker-gc",
-        Severity.INFO,
-        f"{len(rows)} collections started when a JNI critical section ended",
+        Severity.WARNING if frequent else Severity.INFO,
+        f"{len(rows)} collections started when a JNI critical section ended"
+        + (f" ({len(rows) / collections:.0%} of all)" if collections else ""),
         "While native code holds a JNI critical region the GC cannot run; allocations that need a collection "
         "wait, and the collection runs when the region ends. Extra collections, and premature "
         "OutOfMemoryError when retries run out (JDK-8192647).",
