@@ -33,7 +33,9 @@ output are balanced or bracket-free). A record that starts a line while another 
 record, except the young GC that CMS runs inside its remark (-XX:+CMSScavengeBeforeRemark): it is a young
 pause of its own (its own last ``N secs``), taken out of the remark's time. A ``[GC`` record that also
 collects the old generation (a nested ``[CMS:``, ``[CMS (concurrent mode failure)``, ``[CMSbailing out to
-foreground collection`` or ``[Tenured:``: promotion failure) counts as full. Without details
+foreground collection`` or ``[Tenured:``) counts as full; when its young generation's record says
+``(promotion failed)``, that young collection is a young pause of its own (the ``N secs`` in its bracket)
+and the full one keeps the rest of the record's time. Without details
 (-verbose:gc), CMS prints its initial mark and remark as ``[GC 46468K(83008K), 0.0039 secs]`` (an
 occupancy, no ``->``): not young.
 JDK 8 Shenandoah: ``[Pause <name>, N ms]`` records are pauses (``[Pause ..., start]`` lines are not).
@@ -202,6 +204,8 @@ NESTED = re.compile(r"\[[^\[\]]*\]")
 OLD_GEN_IN_YOUNG = re.compile(
     r"\[(?:(?:AS)?CMS(?=\s*:|\s*\(concurrent mode|\d|\s*$|bailing)|Tenured\s*:)", re.M
 )
+# the young generation's record inside a young collection (its own text says "(promotion failed)")
+YOUNG_GEN = re.compile(r"\[(?:AS)?(?:ParNew|DefNew)")
 # -verbose:gc CMS initial mark / remark: an occupancy and a time, no "->"
 SIMPLE_MARK = re.compile(r"GC\s+\d+[KMG]?\(\d+[KMG]?\),\s*\d+(?:[.,]\d+)?\s*secs\s*$")
 # the young collection inside a CMS remark (-XX:+CMSScavengeBeforeRemark)
@@ -336,6 +340,14 @@ def _finish(c: Counts, body: str, lineno: int, uptime: float | None) -> None:
                 young_ms = _num(inner_secs[-1]) * 1000
                 c.pauses.append(Pause(lineno, "young", young_ms, _oneline(inner), uptime))
                 ms -= young_ms
+    young = YOUNG_GEN.search(body) if kind == "full" and body.startswith("GC") else None
+    young_own = _own_text(_balanced(body, young.start())[1:-1]) if young else ""
+    young_secs = SECS.findall(young_own) if "(promotion failed)" in young_own else []
+    if young_secs:
+        # a promotion failure: the young collection's own time, then the full collection's, the rest
+        young_ms = _num(young_secs[-1]) * 1000
+        c.pauses.append(Pause(lineno, "young", young_ms, _oneline(young_own), uptime))
+        ms -= young_ms
     c.pauses.append(Pause(lineno, kind, ms, _oneline(body), uptime))
 
 
@@ -421,8 +433,8 @@ def count_openj9(text: str) -> Counts:
             c.pauses.append(Pause(n, "full", float(el.get("timems", "nan")), "syncgc"))
         elif el.tag in ("af", "sys") or (el.tag == "con" and el.get("event") == "collection"):
             totals = [t.get("totalms") for t in el.findall("time") if t.get("totalms")]
-            gc = el.find("gc")
-            kind = {"global": "full", "scavenger": "young"}.get(gc.get("type", "") if gc is not None else "")
+            types = {gc.get("type", "") for gc in el.findall("gc")}  # a scavenge may percolate to a global
+            kind = "full" if "global" in types else "young" if "scavenger" in types else None
             c.pauses.append(Pause(n, kind or "other", float(totals[-1]), el.tag))
     return c
 

@@ -8,9 +8,36 @@ use super::record::{
 };
 use crate::columns::{Event, Space, CAT_PAUSE, NULL_I64};
 use crate::diagnostics::LineClass;
-use crate::numbers::find_change;
+use crate::numbers::{find_change, Change};
 use crate::parser::Parser;
 use std::borrow::Cow;
+
+const PROMOTION_FAILED: &[u8] = b"promotion failed";
+
+/// What a young record says of a collection of the old generation inside it.
+#[derive(Default)]
+struct Fallback {
+    young_modifiers: Vec<Vec<u8>>,
+    young_ms: Option<f64>,
+    young_change: Option<Change>,
+    young_is_defnew: bool,
+    /// The stamp before the old generation's record, when it was collected.
+    old_at: Option<Stamp>,
+}
+
+/// `GC (promotion failed) (concurrent mode failure)`: the title and the groups printed in the record.
+fn phase_of<'a>(title: &'a [u8], modifiers: &[Vec<u8>]) -> Cow<'a, [u8]> {
+    if modifiers.is_empty() {
+        return Cow::Borrowed(title);
+    }
+    let mut phase = title.to_vec();
+    for m in modifiers {
+        phase.extend_from_slice(b" (");
+        phase.extend_from_slice(m);
+        phase.push(b')');
+    }
+    Cow::Owned(phase)
+}
 
 /// Said once per log whose CMS mark pauses were told apart by their order.
 const INFERRED_MARKS: &str =
@@ -100,6 +127,11 @@ impl Parser {
         let mut kind: &[u8] = if full { b"full" } else { b"young" };
         let mut modifiers: Vec<Vec<u8>> = Vec::new();
         let mut spaces = Spaces::default();
+        let mut fallback = Fallback::default();
+        if title.ends_with(b"--") {
+            // Parallel's and Serial's `[GC--`: the scavenge could not promote everything
+            fallback.young_modifiers.push(PROMOTION_FAILED.to_vec());
+        }
         let mut cms_phase: Option<&[u8]> = None;
         let mut inner_pause_ms = 0.0;
         let children = (idx + 1..nodes.len()).filter(|&j| nodes[j].parent == idx);
@@ -153,18 +185,52 @@ impl Parser {
                 self.legacy.young_collector.get_or_insert(col);
             }
             let (cgroups, _) = groups_after(skip_stamps(crest));
+            let target = if space == Space::Young {
+                fallback.young_ms = last_duration_ms(crest);
+                fallback.young_is_defnew = ctitle == b"DefNew";
+                fallback.young_change = find_change(crest).map(|(c, _)| c);
+                &mut fallback.young_modifiers
+            } else {
+                &mut modifiers
+            };
             for g in cgroups.as_slice() {
-                modifiers.push(g.to_vec());
+                if !target.iter().any(|m| m == g) {
+                    target.push(g.to_vec());
+                }
             }
             if let Some((c, _)) = find_change(crest) {
-                if space == Space::Old && !full {
+                if space == Space::Old && !full && fallback.old_at.is_none() {
                     // promotion failed, concurrent mode failure, CMS bailing out to a foreground
-                    // collection: the old generation was collected
-                    kind = b"full";
+                    // collection: the old generation was collected, a full collection in the young one
+                    fallback.old_at = Some(stamp_before(
+                        &buf[text_start_before(buf, nodes[j].open)..nodes[j].open],
+                    ));
                 }
-                spaces.push(space, c);
+                if space != Space::Young {
+                    spaces.push(space, c);
+                }
             }
         }
+        if fallback.old_at.is_some() && cms_phase.is_none() {
+            if fallback
+                .young_modifiers
+                .iter()
+                .any(|m| m == PROMOTION_FAILED)
+            {
+                return self
+                    .legacy_fallback(title, cause, body, &modifiers, &spaces, &fallback, st);
+            }
+            // The young collection was not attempted (too little room to promote into): one full
+            // collection. JDK 8's DefNew takes a GC id before it gives up, ParNew does not.
+            kind = b"full";
+            if fallback.young_is_defnew && st.gc_id.is_none() {
+                self.assign_gc_id();
+            }
+        }
+        if let Some(c) = fallback.young_change {
+            spaces.push(Space::Young, c);
+        }
+        modifiers.splice(0..0, fallback.young_modifiers.iter().cloned());
         // Whole-heap figure: the first A->B(C) in the record's own text (or A(C) for CMS mark pauses).
         let change = find_change(body).map(|(c, _)| c);
         let heap = change.or_else(|| occupancy(body));
@@ -201,17 +267,7 @@ impl Parser {
         } else {
             printed
         };
-        let phase: Cow<[u8]> = if modifiers.is_empty() {
-            Cow::Borrowed(title)
-        } else {
-            let mut phase = title.to_vec();
-            for m in &modifiers {
-                phase.extend_from_slice(b" (");
-                phase.extend_from_slice(m);
-                phase.push(b')');
-            }
-            Cow::Owned(phase)
-        };
+        let phase = phase_of(title, &modifiers);
         let id = if kind == b"initial-mark" || kind == b"remark" {
             self.cms_cycle_id(st, kind == b"initial-mark")
         } else {
@@ -229,6 +285,77 @@ impl Parser {
         self.legacy.last_row = Some(row);
         self.legacy.last_g1_row = Some(row); // a G1 Full GC is completed by an [Eden: ...] line
         self.legacy.last_pause_ms = pause;
+        for (space, c) in spaces.as_slice() {
+            self.cols.set_space(row, *space, c);
+        }
+        LineClass::Matched
+    }
+
+    /// A promotion failure: `[ParNew (promotion failed): ...][CMS: ...]`, the young collection ran out of
+    /// room and the old generation was collected in the same pause (by a full collection; CMS's may be a
+    /// concurrent mode failure). Two rows, as JDK 9+ logs print it and JFR counts it: the young pause (its
+    /// own time, the young generation's figures, the heap before) and the full collection (the rest of the
+    /// record's time, the old generation's figures, the heap after) with the next GC id (JDK 8 prints it
+    /// before the old generation's record with -XX:+PrintGCID).
+    #[allow(clippy::too_many_arguments)]
+    fn legacy_fallback(
+        &mut self,
+        title: &[u8],
+        cause: &[u8],
+        body: &[u8],
+        modifiers: &[Vec<u8>],
+        spaces: &Spaces,
+        fallback: &Fallback,
+        st: &Stamp,
+    ) -> LineClass {
+        let Some(printed) = last_duration_ms(body) else {
+            return LineClass::UnknownGc;
+        };
+        let heap = find_change(body).map(|(c, _)| c);
+        let young_ms = fallback.young_ms.filter(|&y| y <= printed).unwrap_or(0.0);
+        let young_phase = phase_of(title, &fallback.young_modifiers);
+        let young_id = self.gc_id_for(st);
+        let mut e = Event::new(CAT_PAUSE, b"young");
+        self.stamped_event(&mut e, st);
+        e.gc_id = young_id;
+        e.phase = &young_phase;
+        e.cause = cause;
+        e.pause_ms = young_ms;
+        e.duration_ms = printed;
+        e.set_heap(heap.map(|h| Change { after: None, ..h }));
+        let row = self.push_event(e);
+        if let Some(c) = &fallback.young_change {
+            self.cols.set_space(row, Space::Young, c);
+        }
+        let full_phase = phase_of(title, modifiers);
+        let old_st = fallback.old_at.unwrap_or(*st);
+        let full_id = match (old_st.gc_id, st.gc_id) {
+            (Some(id), _) => {
+                self.saw_gc_id(id);
+                id
+            }
+            (None, Some(id)) => id + 1,
+            (None, None) => self.assign_gc_id(),
+        };
+        let mut e = Event::new(CAT_PAUSE, b"full");
+        self.stamped_event(
+            &mut e,
+            if old_st.uptime_s.is_some() || old_st.wall_ms.is_some() {
+                &old_st
+            } else {
+                st
+            },
+        );
+        e.gc_id = full_id;
+        e.phase = &full_phase;
+        e.cause = cause;
+        e.pause_ms = printed - young_ms;
+        e.duration_ms = printed - young_ms;
+        e.set_heap(heap);
+        let row = self.push_event(e);
+        self.legacy.last_row = Some(row);
+        self.legacy.last_pause_ms = printed;
+        self.legacy.mark_pending = false; // a full collection ends the concurrent cycle
         for (space, c) in spaces.as_slice() {
             self.cols.set_space(row, *space, c);
         }

@@ -3,7 +3,7 @@
 
 use crate::columns::Space;
 use crate::decorators::parse_iso8601_prefix;
-use crate::numbers::{parse_decimal, parse_int, parse_size, trim, trim_start, Change};
+use crate::numbers::{find_short, parse_decimal, parse_int, parse_size, trim, trim_start, Change};
 use std::borrow::Cow;
 
 #[derive(Debug, Clone, Copy)]
@@ -333,6 +333,12 @@ pub(super) fn groups_after(t: &[u8]) -> (Groups<'_>, usize) {
         }
         let Some(e) = end else { break };
         let g = &t[i + 1..e];
+        if find_short(g, b": promotion failure size").is_some() {
+            // -XX:+PrintPromotionFailure: `(0: promotion failure size = 11863)` per worker, before
+            // the `(promotion failed)` group itself
+            i = e + 1;
+            continue;
+        }
         // "(16M)" after "10080K->10080K" is a capacity, not a group; groups start with a letter.
         if !g.first().is_some_and(|c| c.is_ascii_alphabetic()) {
             break;

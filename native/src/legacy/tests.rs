@@ -212,3 +212,117 @@ fn jdk8_header_has_the_command_line_vm_and_memory() {
     );
     assert_eq!(h.len(), 3); // a second command line (a log appended to) does not replace the first
 }
+
+fn phases(p: &Parser) -> Vec<String> {
+    (0..p.cols.len())
+        .map(|i| p.cols.phase_of(i).to_string())
+        .collect()
+}
+
+#[test]
+fn a_promotion_failure_is_a_young_pause_and_a_full_collection() {
+    // gctoolkit-testdata preunified/cms/parnew/details/1073_1.log, lines 461-462 (JDK 6 ParNew + CMS)
+    let p = parse(
+        "40120.808: [GC 40120.808: [ParNew (promotion failed): 235968K->235968K(235968K), 0.1925261 secs]40121.001: [CMS: 594557K->338805K(786432K), 2.9227500 secs] 784846K->338805K(1022400K), [CMS Perm : 22756K->22755K(37944K)], 3.1155474 secs] [Times: user=3.34 sys=0.00, real=3.11 secs] \n\
+         40124.983: [GC 40124.983: [ParNew: 209792K->26176K(235968K), 0.0315590 secs] 548597K->367417K(1022400K), 0.0317403 secs] [Times: user=0.13 sys=0.00, real=0.03 secs] \n",
+    );
+    assert_eq!(kinds(&p), ["young", "full", "young"]);
+    assert_eq!(phases(&p), ["GC (promotion failed)", "GC", "GC"]);
+    assert_eq!(p.cols.gc_id, [0, 1, 2]);
+    assert!((p.cols.pause_ms[0] - 192.5261).abs() < 1e-9);
+    assert!((p.cols.pause_ms[1] - (3115.5474 - 192.5261)).abs() < 1e-9);
+    assert!((p.cols.duration_ms[0] - 3115.5474).abs() < 1e-9);
+    assert_eq!((p.cols.uptime_s[0], p.cols.uptime_s[1]), (40120.808, 40121.001));
+    // the young row: the young generation and the heap before; the full row: old generation, heap after
+    assert_eq!(p.cols.sizes[0][0], 784846 * 1024);
+    assert_eq!(p.cols.sizes[1][0], crate::columns::NULL_I64);
+    assert_eq!(p.cols.sizes[4][0], 235968 * 1024);
+    assert_eq!(p.cols.sizes[1][1], 338805 * 1024);
+    assert_eq!(p.cols.sizes[7][1], 338805 * 1024);
+    assert_eq!(p.cols.sizes[7][0], crate::columns::NULL_I64);
+}
+
+#[test]
+fn a_promotion_failure_ending_in_a_concurrent_mode_failure_marks_each_row_once() {
+    // 1073_1.log lines 576-577: a concurrent phase is printed inside the CMS generation's record
+    let p = parse(
+        "40321.479: [GC 40321.479: [ParNew (promotion failed): 235968K->235968K(235968K), 2.6617101 secs]40324.141: [CMS2010-04-21T05:55:34.183+0100: 40324.728: [CMS-concurrent-abortable-preclean: 0.430/3.259 secs] [Times: user=4.02 sys=0.69, real=3.25 secs] \n\
+         (concurrent mode failure): 654882K->549171K(786432K), 5.7340967 secs] 871721K->549171K(1022400K), [CMS Perm : 22763K->22763K(37944K)], 8.3960584 secs] [Times: user=9.16 sys=0.70, real=8.41 secs] \n",
+    );
+    assert_eq!(kinds(&p), ["concurrent-abortable-preclean", "young", "full"]);
+    assert_eq!(
+        phases(&p)[1..],
+        ["GC (promotion failed)", "GC (concurrent mode failure)"]
+    );
+    assert!((p.cols.pause_ms[1] + p.cols.pause_ms[2] - 8396.0584).abs() < 1e-9);
+    assert!((p.cols.pause_ms[1] - 2661.7101).abs() < 1e-9);
+    assert_eq!(p.diag.lines_unknown, 0);
+}
+
+#[test]
+fn print_promotion_failure_sizes_do_not_hide_the_promotion_failure() {
+    // gcviewer SampleSun1_7_0CMS_PrintTenuringDistributionPromotionFailure.txt line 11 (groups shortened)
+    let p = parse(
+        "2014-03-12T21:18:26.029-0500: 13295.637: [GC2014-03-12T21:18:26.029-0500: 13295.637: [ParNew (0: promotion failure size = 11863)  (1: promotion failure size = 11883)  (2: promotion failure size = 302386)  (3: promotion failure size = 11863)  (5: promotion failure size = 6769)  (promotion failed)\n\
+         Desired survivor size 208764928 bytes, new threshold 15 (max 15)\n\
+         - age   1:  187860912 bytes,  187860912 total\n\
+         : 6906246K->6819243K(6932288K), 2.7300470 secs]2014-03-12T21:18:28.759-0500: 13298.367: [CMS2014-03-12T21:18:31.372-0500: 13300.980: [CMS-concurrent-sweep: 16.244/20.725 secs] [Times: user=100.59 sys=4.74, real=20.72 secs]\n \
+         (concurrent mode failure): 23591969K->23342845K(25165824K), 127.2159440 secs] 30431568K->23342845K(32098112K), [CMS Perm : 137329K->97298K(262912K)], 129.9468220 secs] [Times: user=131.28 sys=0.07, real=129.93 secs]\n",
+    );
+    assert_eq!(kinds(&p), ["concurrent-sweep", "young", "full"]);
+    assert_eq!(
+        phases(&p)[1..],
+        ["GC (promotion failed)", "GC (concurrent mode failure)"]
+    );
+    assert!((p.cols.pause_ms[2] - (129946.822 - 2730.047)).abs() < 1e-6);
+    assert_eq!(p.cols.uptime_s[2], 13298.367);
+    assert_eq!(p.diag.lines_unknown, 0);
+}
+
+#[test]
+fn with_print_gc_id_the_full_collection_has_the_id_printed_before_the_old_generation() {
+    // tests/gclog/jdk8/cms-promotion-failed.log line 34 (OpenJDK 8u504, -XX:+PrintGCID); JFR: 15 ParNew
+    // 11.36 ms, 16 SerialOld
+    let p = parse(
+        "3.343: #15: [GC (Allocation Failure) 3.343: #15: [ParNew (promotion failed): 26241K->29503K(29504K), 0.0113748 secs]3.354: #16: [CMS: 32628K->25266K(32768K), 0.0422889 secs] 55151K->25266K(62272K), [Metaspace: 7612K->7612K(1056768K)], 0.0537715 secs] [Times: user=0.03 sys=0.00, real=0.06 secs] \n",
+    );
+    assert_eq!(kinds(&p), ["young", "full"]);
+    assert_eq!(p.cols.gc_id, [15, 16]);
+    let cause = p.cols.cause[1] as usize;
+    assert_eq!(p.cols.causes.values[cause - 1], "Allocation Failure");
+}
+
+#[test]
+fn a_young_collection_not_attempted_is_one_full_collection() {
+    // tests/gclog/jdk8/cms-details-gcid.log line 49 (8u504): ParNew gives up before it starts (0.016 ms);
+    // JFR has one collection, 20 SerialOld
+    let p = parse(
+        "2026-11-28T00:44:46.479+0000: 2.381: #20: [GC (Allocation Failure) 2026-11-28T00:44:46.479+0000: 2.381: #20: [ParNew: 14784K->14784K(14784K), 0.0000157 secs]2026-11-28T00:44:46.479+0000: 2.381: #20: [CMS (concurrent mode failure): 30871K->18602K(32768K), 0.0136755 secs] 45655K->18602K(47552K), [Metaspace: 7541K->7541K(1056768K)], 0.0137614 secs] [Times: user=0.01 sys=0.00, real=0.01 secs] \n",
+    );
+    assert_eq!(kinds(&p), ["full"]);
+    assert_eq!(p.cols.gc_id, [20]);
+    assert_eq!(phases(&p), ["GC (concurrent mode failure)"]);
+}
+
+#[test]
+fn defnew_takes_a_gc_id_for_the_collection_it_does_not_attempt() {
+    // OpenJDK 8u504 -XX:+UseSerialGC: JFR has DefNew 1 and 2, then SerialOld 4 (3 was taken and dropped)
+    let p = parse(
+        "1.223: [GC (Allocation Failure) 1.223: [DefNew: 19426K->2175K(19648K), 0.0123239 secs] 19426K->15915K(63360K), 0.0123809 secs] [Times: user=0.01 sys=0.00, real=0.01 secs] \n\
+         1.260: [GC (Allocation Failure) 1.260: [DefNew: 19647K->19647K(19648K), 0.0000096 secs]1.260: [Tenured: 29177K->22695K(43712K), 0.0130506 secs] 48824K->22695K(63360K), [Metaspace: 7627K->7627K(1056768K)], 0.0131136 secs] [Times: user=0.01 sys=0.00, real=0.01 secs] \n\
+         1.276: [GC (Allocation Failure) 1.276: [DefNew: 17472K->2175K(19648K), 0.0075330 secs] 40167K->40142K(63360K), 0.0075671 secs] [Times: user=0.00 sys=0.00, real=0.00 secs] \n",
+    );
+    assert_eq!(kinds(&p), ["young", "full", "young"]);
+    assert_eq!(p.cols.gc_id, [0, 2, 3]);
+}
+
+#[test]
+fn parallel_gc_dash_dash_is_a_promotion_failure() {
+    // gcviewer SampleSun1_5_0PromotionFailure.txt lines 4-5
+    let p = parse(
+        "429.344: [GC-- [PSYoungGen: 876977K->876977K(876992K)] 2335451K->2412975K(2412992K), 0.7651430 secs]\n\
+         430.109: [Full GC [PSYoungGen: 876977K->0K(876992K)] [PSOldGen: 1535997K->960990K(1536000K)] 2412975K->960990K(2412992K) [PSPermGen: 67657K->67657K(67712K)], 6.7396390 secs]\n",
+    );
+    assert_eq!(kinds(&p), ["young", "full"]);
+    assert_eq!(phases(&p), ["GC-- (promotion failed)", "Full GC"]);
+}
