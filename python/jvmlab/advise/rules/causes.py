@@ -22,6 +22,7 @@ from jvmlab.advise.rules.base import (
 
 EXPLICIT_CAUSES = (
     "System.gc()",
+    "System",  # JDK 6 and 7's words for it: `[Full GC (System) ...`
     "Diagnostic Command",
     "Heap Inspection Initiated GC",
     "Heap Dump Initiated GC",
@@ -105,7 +106,9 @@ def metaspace_threshold(f: Facts) -> Outcome:
     peak = metaspace_peak(f)
     set_size = f.given("MetaspaceSize")
     size = max(peak, t.DEFAULT_METASPACE_SIZE_BYTES) * t.METASPACE_HEADROOM if peak else t.METASPACE_UNSIZED
-    severity = Severity.WARNING if len(full) >= 1 or len(rows) >= t.REPEATED else Severity.INFO
+    # a young pause or two at start-up while metaspace grows to its size is cheap: a warning takes a full
+    # collection, or a pattern past the start-up's (more than REPEATED young ones)
+    severity = Severity.WARNING if len(full) >= 1 or len(rows) > t.REPEATED else Severity.INFO
     why = (
         "Metaspace grew past its high-water mark (MetaspaceSize, 21 MB by default) and each time the JVM "
         "collected to see if classes could be unloaded"

@@ -198,6 +198,11 @@ def premature_promotion(f: Facts) -> Outcome:
     if short:
         return short
     share = alloc.promotion_rate_mib_per_s / alloc.allocation_rate_mib_per_s
+    if share > 1:  # more promoted than allocated: the young figures do not add up (full GCs, CMS sweeps)
+        return not_checked(
+            "premature-promotion",
+            f"the log's figures say {share:.0%} of what is allocated is promoted: not a measurement to act on",
+        )
     current = young_capacity(f)
     heap = f.max_heap_bytes
     small = current is not None and heap is not None and current < heap * t.SMALL_YOUNG_SHARE_OF_HEAP
