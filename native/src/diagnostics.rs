@@ -40,6 +40,9 @@ pub struct Diagnostics {
     pub warnings: Vec<String>,
     pub bytes_read: u64,
     pub truncated: bool,
+    /// Elements that end a collection in a log from which no event was read (OpenJ9: `<exclusive-end>`,
+    /// `<af>`, ...): the parser could not follow the log. `--strict` refuses it.
+    pub unread_collections: u64,
 }
 
 fn sample(line: &[u8]) -> String {

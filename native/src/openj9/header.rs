@@ -78,6 +78,17 @@ impl State {
         if !self.inside {
             return None;
         }
+        if super::is_top_level(tag.name) {
+            // `</initialized>` never came (a log trimmed by hand, cut and restarted): the stanza ends at the
+            // first element of the log's body, which is read as such.
+            self.close(p);
+            p.diag.warn(format!(
+                "the <initialized> header is not closed: it ends at the first <{}> (the header's \
+                 figures before it are kept)",
+                String::from_utf8_lossy(tag.name)
+            ));
+            return None;
+        }
         match tag.name {
             b"attribute" => self.attribute(p, tag),
             b"vmarg" => {
@@ -102,6 +113,24 @@ impl State {
             p.set_collector(collector_of_policy(value));
         }
         p.fmt.add_header(&String::from_utf8_lossy(name), value);
+    }
+
+    /// A new log starts while the stanza is open: it ends here.
+    pub fn cut(&mut self, p: &mut Parser) {
+        if self.inside {
+            self.close(p);
+            p.diag.warn(
+                "the <initialized> header is cut off by the start of another log: its figures so far are \
+                 kept"
+                    .to_string(),
+            );
+        }
+    }
+
+    /// The end of a file: a stanza still open ends with it.
+    pub fn end_of_source(&mut self) {
+        self.inside = false;
+        self.command_line.clear();
     }
 
     fn close(&mut self, p: &mut Parser) {

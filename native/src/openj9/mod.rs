@@ -10,6 +10,13 @@
 //! - `records`: IBM J9 for Java 5 and 6: `<af>`, `<sys>` and `<con>` records holding a `<gc>`.
 //!
 //! A tag no rule knows is counted as an unknown GC line (with a sample), never guessed at.
+//!
+//! Damaged logs are read as far as they hold (docs/openj9.md, "Damaged and cut logs"): a header never closed
+//! ends at the first top-level element; a file that starts inside an element (a rotated or trimmed file) is
+//! read from what follows, a window's pause kept from its intact `<exclusive-end>`; a second log in the same
+//! file (a restarted JVM appending, two logs concatenated) drops only the collection it cut. Each of these
+//! says what it skipped in a parser warning. A log whose collection elements gave no row is said loudly
+//! (`unread_collections`: `--strict` refuses it).
 
 mod concurrent;
 mod element;
@@ -39,6 +46,11 @@ pub struct OpenJ9 {
     /// `<verbosegc>` and `</verbosegc>` of the current file.
     opened: bool,
     closed: bool,
+    /// A tag of the current file was read (its first one says whether the file starts inside an element).
+    tag_seen: bool,
+    /// `<exclusive-end>` elements (with the records closed, `records.closed`: the collection elements; with
+    /// no row read from any of them, the parser could not follow the log).
+    collection_elements: u64,
 }
 
 /// Names of the elements that start an OpenJ9 log (or a piece of one written to stderr).
@@ -57,9 +69,100 @@ const FIRST_TAGS: [&[u8]; 12] = [
     b"<trigger-start",
 ];
 
-fn starts_openj9_log(line: &[u8]) -> bool {
+/// How a line can start an OpenJ9 log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Start {
+    /// A first element, or any element of the format (a file that starts inside one).
+    Element,
+    /// The end of a tag cut by the start of the file (`   durationms="1.2" />`): skipped.
+    TagTail,
+}
+
+fn starts_openj9_log(line: &[u8]) -> Option<Start> {
     let t = crate::numbers::trim_start(line);
-    t.first() == Some(&b'<') && FIRST_TAGS.iter().any(|tag| t.starts_with(tag))
+    if t.first() != Some(&b'<') {
+        return is_tag_tail(t).then_some(Start::TagTail);
+    }
+    if FIRST_TAGS.iter().any(|tag| t.starts_with(tag)) {
+        return Some(Start::Element);
+    }
+    let name = t[1..].strip_prefix(b"/").unwrap_or(&t[1..]);
+    let len = name
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_')))
+        .unwrap_or(name.len());
+    is_known_element(&name[..len]).then_some(Start::Element)
+}
+
+/// The end of a tag whose start is not in the file: attributes, then `>` or `/>`, and no `<`; or the end
+/// of a comment.
+fn is_tag_tail(t: &[u8]) -> bool {
+    let t = crate::numbers::trim(t);
+    t.ends_with(b">")
+        && memchr::memchr(b'<', t).is_none()
+        && (memchr::memmem::find(t, b"=\"").is_some() || t.ends_with(b"-->"))
+}
+
+/// Elements written at the top level of `<verbosegc>`: where a reader that lost its place takes it up again
+/// (a header never closed ends at one).
+pub(crate) fn is_top_level(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"verbosegc"
+            | b"initialized"
+            | b"exclusive-start"
+            | b"exclusive-end"
+            | b"af-start"
+            | b"af-end"
+            | b"sys-start"
+            | b"sys-end"
+            | b"cycle-start"
+            | b"cycle-continue"
+            | b"cycle-end"
+            | b"gc-start"
+            | b"gc-end"
+            | b"gc-op"
+            | b"allocation-taxation"
+            | b"allocation-satisfied"
+            | b"allocation-stats"
+            | b"percolate-collect"
+            | b"concurrent-kickoff"
+            | b"concurrent-global-final"
+            | b"concurrent-collection-start"
+            | b"concurrent-collection-end"
+            | b"concurrent-aborted"
+            | b"concurrent-halted"
+            | b"concurrent-start"
+            | b"concurrent-end"
+            | b"heap-resize"
+            | b"trigger-start"
+            | b"trigger-end"
+            | b"af"
+            | b"sys"
+            | b"con"
+    )
+}
+
+/// Any element an OpenJ9 / IBM J9 verbose GC log writes (a line starting with one starts such a log).
+fn is_known_element(name: &[u8]) -> bool {
+    is_top_level(name)
+        || modern::is_detail(name)
+        || records::is_detail(name)
+        || matches!(
+            name,
+            b"mem-info"
+                | b"mem"
+                | b"copy-failed"
+                | b"concurrent-trace-info"
+                | b"concurrent-mark-end"
+                | b"quanta"
+                | b"syncgc-info"
+                | b"gc"
+                | b"nursery"
+                | b"tenured"
+                | b"time"
+                | b"kickoff"
+        )
 }
 
 /// How much a line's class says: a line of several tags takes the class of the one that says most.
@@ -87,10 +190,20 @@ impl Parser {
     /// HotSpot line); None for a HotSpot log.
     pub(crate) fn openj9_line(&mut self, line: &[u8]) -> Option<LineClass> {
         if self.openj9.is_none() {
-            if self.fmt.unified_lines + self.fmt.legacy_lines > 0 || !starts_openj9_log(line) {
+            if self.fmt.unified_lines + self.fmt.legacy_lines > 0 {
                 return None;
             }
+            let start = starts_openj9_log(line)?;
             self.openj9 = Some(Box::default());
+            if start == Start::TagTail {
+                let tail = String::from_utf8_lossy(&line[..line.len().min(80)]).into_owned();
+                self.diag.warn(format!(
+                    "the log starts in the middle of a tag (a rotated or trimmed file): its end \
+                     ({}) is skipped",
+                    tail.trim()
+                ));
+                return Some(LineClass::Ignored);
+            }
         }
         let mut j9 = self.openj9.take()?;
         let class = j9.line(self, line);
@@ -121,8 +234,10 @@ impl Parser {
                     .to_string(),
             );
         }
+        j9.header.end_of_source();
         j9.opened = false;
         j9.closed = false;
+        j9.tag_seen = false;
         self.openj9 = Some(j9);
     }
 
@@ -132,7 +247,21 @@ impl Parser {
             return;
         }
         self.set_collector("J9");
-        if self.cols.base + self.cols.len() == 0 {
+        let collections = self
+            .openj9
+            .as_ref()
+            .map_or(0, |j9| j9.collection_elements + j9.records.closed);
+        if self.cols.base + self.cols.len() > 0 {
+            return;
+        }
+        if collections > 0 {
+            self.diag.unread_collections = collections;
+            self.diag.warn(format!(
+                "NO COLLECTION READ from a log that holds {collections} collection elements \
+                 (<exclusive-end>, <af>, <sys>): the parser could not follow this log and every \
+                 figure from it is missing; report it (the unknown-line samples show where)"
+            ));
+        } else {
             self.diag.warn(
                 "the verbose GC log holds no collection (the JVM ran none while it logged)"
                     .to_string(),
@@ -229,14 +358,39 @@ impl OpenJ9 {
     }
 
     fn tag(&mut self, p: &mut Parser, tag: &Tag, raw: &[u8]) -> LineClass {
+        if !self.tag_seen {
+            self.tag_seen = true;
+            if tag.end || !is_top_level(tag.name) {
+                let first = String::from_utf8_lossy(&raw[..raw.len().min(80)]).into_owned();
+                p.diag.warn(format!(
+                    "the log starts inside an element (its first tag is {first}): a rotated or trimmed \
+                     file; it is read from there, a window whose <exclusive-end> is intact keeps its pause"
+                ));
+            }
+        }
+        if tag.name == b"exclusive-end" && !tag.end {
+            self.collection_elements += 1;
+        }
         if tag.name == b"verbosegc" {
             if tag.end {
                 self.closed = true;
             } else {
+                if self.opened && !self.closed {
+                    p.diag.warn(
+                        "a second <verbosegc> before the first one closed: a restarted JVM appending \
+                         to the file, or two logs in one; both are read"
+                            .to_string(),
+                    );
+                }
+                self.restart(p);
                 self.opened = true;
+                self.closed = false;
                 self.header.verbosegc(p, tag);
             }
             return LineClass::Ignored;
+        }
+        if tag.name == b"initialized" && !tag.end {
+            self.restart(p);
         }
         let wall = if !tag.end && stamps::is_dated(tag.name) {
             tag.attr(b"timestamp").and_then(stamps::wall_ms)
@@ -253,6 +407,22 @@ impl OpenJ9 {
             return class;
         }
         self.modern.tag(p, tag, wall)
+    }
+}
+
+impl OpenJ9 {
+    /// A new log starts (`<verbosegc>`, `<initialized>`): a header, window or record still open belongs to
+    /// a log that was cut off.
+    fn restart(&mut self, p: &mut Parser) {
+        self.header.cut(p);
+        let cut = self.modern.cut() | self.records.cut();
+        if cut {
+            p.diag.warn(
+                "a new log starts inside a collection (a JVM restarted, or two logs concatenated): \
+                 the collection it cuts has no end and is skipped"
+                    .to_string(),
+            );
+        }
     }
 }
 

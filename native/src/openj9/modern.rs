@@ -28,7 +28,7 @@ pub struct State {
 
 /// Elements of the format whose content makes no row (details of operations, allocation statistics,
 /// metronome triggers and counters).
-fn is_detail(name: &[u8]) -> bool {
+pub fn is_detail(name: &[u8]) -> bool {
     matches!(
         name,
         b"response-info"
@@ -138,7 +138,15 @@ impl State {
             }
             b"gc-end" => {
                 if !self.window.open {
-                    return LineClass::Ignored; // the end of an increment whose window was not shown
+                    // The end of an increment whose window the log does not show from its start (a file
+                    // that starts inside it): the window is read from here.
+                    let Some((weight, _)) = collection(tag.attr(b"type").unwrap_or(b"")) else {
+                        return LineClass::Ignored;
+                    };
+                    self.ensure_window();
+                    self.window.note_id(tag.int(b"contextid"));
+                    self.window
+                        .add_collection(tag.attr(b"type").unwrap_or(b""), weight);
                 }
                 if !tag.empty {
                     self.mem.enter(Side::After);
@@ -341,6 +349,20 @@ impl State {
         }
         self.window.reset();
         LineClass::Matched
+    }
+
+    /// A new log starts: what is open is dropped (true when a window with a start was open).
+    pub fn cut(&mut self) -> bool {
+        let open =
+            self.window.open && (self.window.start_ms != NULL_I64 || self.window.gc_id != NULL_I64);
+        self.window.reset();
+        self.pending_cause.clear();
+        self.pending_request = NULL_I64;
+        self.mem = MemReader::default();
+        self.in_plain_op = false;
+        self.concurrent.end_of_source();
+        self.metronome.end_of_source();
+        open
     }
 
     /// The end of a file: a window still open has no end and is not counted.

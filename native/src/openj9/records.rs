@@ -29,6 +29,8 @@ struct Record {
     total_ms: Option<f64>,
     /// `<minimum requested_bytes>` of an `<af>`: the allocation that failed (NULL_I64: none).
     request: i64,
+    /// `<warning details="aborted collection">`: a scavenge backed out.
+    suffix: &'static [u8],
 }
 
 /// What a `<con>` element is, to act on its `</con>`.
@@ -49,13 +51,61 @@ pub struct State {
     kickoff: Option<(i64, Vec<u8>)>,
     /// A `completed full sweep` being read: (wall, sweep + connect ms).
     sweep: Option<(i64, f64)>,
+    /// Inside a record whose start is not in the file (a rotated or trimmed file starting inside it).
+    orphan: bool,
+    /// Records read to their end (a pause row or not).
+    pub closed: u64,
 }
 
-/// Elements of the records that carry no figure used.
-fn is_detail(name: &[u8]) -> bool {
+/// Elements only the records hold: one outside any record is inside a record whose start is not in the
+/// file.
+fn is_record_child(name: &[u8]) -> bool {
     matches!(
         name,
-        b"minimum"
+        b"gc"
+            | b"nursery"
+            | b"tenured"
+            | b"soa"
+            | b"loa"
+            | b"time"
+            | b"minimum"
+            | b"refs"
+            | b"refs_cleared"
+            | b"flipped"
+            | b"failed"
+            | b"scavenger"
+            | b"timesms"
+            | b"classunloading"
+            | b"classloadersunloaded"
+            | b"tlh"
+            | b"nontlh"
+            | b"rememberedset"
+            | b"percolating_collect"
+            | b"fixup"
+            | b"compaction"
+            | b"expansion"
+            | b"contraction"
+    )
+}
+
+/// Elements of the records that carry no figure used (IBM J9 for Java 5 and 6, J9 VM 2.3 to 2.5; the
+/// writers in eclipse-openj9/openj9 `runtime/gc_verbose_old_events`): a scavenge's failed copies
+/// (`<failed type="flipped|tenured">`), class unloading (`<classunloading>`, J9 2.3's
+/// `<classloadersunloaded>`), finalizers pending after the collection (`<pending-finalizers>`), a percolated
+/// scavenge's reason (`<percolating_collect>`), `-Xgc:verboseExtensions`' TLH and remembered set counts,
+/// heap fix-up, resizing, compaction and concurrent statistics.
+pub fn is_detail(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"failed"
+            | b"classunloading"
+            | b"pending-finalizers"
+            | b"percolating_collect"
+            | b"rememberedset"
+            | b"tlh"
+            | b"nontlh"
+            | b"fixup"
+            | b"minimum"
             | b"refs"
             | b"refs_cleared"
             | b"finalization"
@@ -89,7 +139,7 @@ impl State {
                 } else {
                     SYSTEM_GC
                 };
-                self.open(wall, cause);
+                self.open(p, wall, cause);
                 return Some(LineClass::Matched);
             }
             b"af" | b"sys" => return Some(self.close(p)),
@@ -98,12 +148,48 @@ impl State {
             _ => {}
         }
         if self.record.is_none() && self.cons.is_empty() {
+            if self.orphan && super::is_top_level(tag.name) {
+                self.orphan = false; // the modern format's element: not a record
+            } else if self.orphan || is_record_child(tag.name) {
+                self.orphan = true;
+                return Some(LineClass::Ignored);
+            }
             return None;
         }
         Some(self.inner(p, tag))
     }
 
-    fn open(&mut self, wall: Option<i64>, cause: &[u8]) {
+    /// The end of a record with no record open: one whose start the file does not hold.
+    fn orphan_end(&mut self, p: &mut Parser) -> LineClass {
+        if !std::mem::take(&mut self.orphan) {
+            return LineClass::UnknownGc;
+        }
+        p.diag.warn(
+            "the log starts inside a collection record (its <af>, <sys> or <con> is not in the file): \
+             that record has no time stamp and its pause is not counted"
+                .to_string(),
+        );
+        LineClass::Ignored
+    }
+
+    /// A new log starts: a record or `<con>` still open is dropped (true when a record was).
+    pub fn cut(&mut self) -> bool {
+        let open = self.record.take().is_some();
+        self.cons.clear();
+        self.sweep = None;
+        self.orphan = false;
+        open
+    }
+
+    fn open(&mut self, p: &mut Parser, wall: Option<i64>, cause: &[u8]) {
+        self.orphan = false;
+        if self.record.is_some() {
+            p.diag.warn(
+                "a collection record starts inside another one (a JVM restarted or killed mid-write): \
+                 the first has no end and is skipped"
+                    .to_string(),
+            );
+        }
         self.record = Some(Record {
             start_ms: wall.unwrap_or(NULL_I64),
             cause: cause.to_vec(),
@@ -117,7 +203,7 @@ impl State {
         let event = tag.attr(b"event").unwrap_or(b"");
         let kind = match event {
             b"collection" => {
-                self.open(wall, b"concurrent collection");
+                self.open(p, wall, b"concurrent collection");
                 self.mark_row(p, wall);
                 Con::Collection
             }
@@ -139,9 +225,11 @@ impl State {
                 super::push(p, e);
                 Con::Other
             }
-            b"halted" | b"final card cleaning" | b"complete marking" | b"remembered set scan" => {
-                Con::Other
-            }
+            b"halted"
+            | b"final card cleaning"
+            | b"complete marking"
+            | b"remembered set scan"
+            | b"completed sweep" => Con::Other,
             _ => return LineClass::UnknownGc,
         };
         if !tag.empty {
@@ -186,7 +274,7 @@ impl State {
                 LineClass::Matched
             }
             Some(_) => LineClass::Ignored,
-            None => LineClass::UnknownGc,
+            None => self.orphan_end(p),
         }
     }
 
@@ -236,8 +324,13 @@ impl State {
                     _ => return LineClass::UnknownGc,
                 };
                 r.weight = r.weight.max(weight);
-                r.phase.clear();
-                r.phase.extend_from_slice(phase);
+                if r.phase.as_slice() != phase {
+                    // a scavenge percolated to a global collection in the same record
+                    if !r.phase.is_empty() {
+                        r.phase.extend_from_slice(b" + ");
+                    }
+                    r.phase.extend_from_slice(phase);
+                }
                 r.gc_id = tag.int(b"totalid").or(tag.int(b"id")).unwrap_or(NULL_I64);
                 r.in_gc = !tag.empty;
                 LineClass::Matched
@@ -283,6 +376,10 @@ impl State {
                 }
                 LineClass::Ignored
             }
+            b"warning" if r.in_gc && tag.attr(b"details") == Some(b"aborted collection") => {
+                r.suffix = b" (aborted)";
+                LineClass::Matched
+            }
             name if tag.end => detail_end(name),
             name => detail(name),
         }
@@ -291,8 +388,9 @@ impl State {
     /// `</af>`, `</sys>`, `</con>` of a collection: the pause row.
     fn close(&mut self, p: &mut Parser) -> LineClass {
         let Some(mut r) = self.record.take() else {
-            return LineClass::UnknownGc;
+            return self.orphan_end(p);
         };
+        self.closed += 1;
         let Some(ms) = r.total_ms else {
             p.diag.warn(
                 "a collection record has no <time totalms>: its pause is not counted".to_string(),
@@ -301,11 +399,11 @@ impl State {
         };
         r.before.heap_from_spaces();
         r.after.heap_from_spaces();
-        let phase = if r.phase.is_empty() {
-            &b"allocation"[..]
-        } else {
-            &r.phase[..]
-        };
+        if r.phase.is_empty() {
+            r.phase.extend_from_slice(b"allocation");
+        }
+        r.phase.extend_from_slice(r.suffix);
+        let phase = &r.phase[..];
         let mut e = Event::new(CAT_PAUSE, r.weight.kind());
         e.phase = phase;
         e.cause = &r.cause;

@@ -61,8 +61,17 @@ const MONTHS: [&[u8; 3]; 12] = [
     b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Oct", b"Nov", b"Dec",
 ];
 
-/// `Mar 25 22:40:24 2010` (day possibly space-padded).
+const WEEKDAYS: [&[u8; 4]; 7] = [
+    b"Mon ", b"Tue ", b"Wed ", b"Thu ", b"Fri ", b"Sat ", b"Sun ",
+];
+
+/// `Mar 25 22:40:24 2010` (day possibly space-padded), or with the weekday first as some J9 VM 2.4 builds
+/// print it (`Thu May 08 13:36:53 2008`, IBM APAR IZ22987).
 fn month_day_time_year(s: &[u8]) -> Option<i64> {
+    let s = match WEEKDAYS.iter().find(|d| s.starts_with(&d[..])) {
+        Some(_) => &s[4..],
+        None => s,
+    };
     let month = MONTHS.iter().position(|m| s.starts_with(*m))? + 1;
     let mut parts = s[3..].split(|&b| b == b' ').filter(|p| !p.is_empty());
     let day = int(parts.next()?)?;
@@ -95,6 +104,11 @@ mod tests {
             wall_ms(b"Oct  7 11:46:23 2012"),
             wall_ms(b"Oct 07 11:46:23 2012")
         );
+        assert_eq!(
+            wall_ms(b"Thu May 08 13:36:53 2008"),
+            wall_ms(b"May 08 13:36:53 2008")
+        );
+        assert!(wall_ms(b"May 08 13:36:53 2008").is_some());
         assert_eq!(wall_ms(b"2010-03-25T22:40:24.125x"), None);
         assert_eq!(wall_ms(b"yesterday"), None);
     }

@@ -297,3 +297,146 @@ fn a_java5_nursery_record_is_a_young_pause_with_the_spaces_before_and_after() {
     assert_eq!(p.collector(), "gencon");
     assert_eq!(p.diag.lines_unknown, 0);
 }
+
+fn warned(p: &Parser, part: &str) -> bool {
+    p.diag.warnings.iter().any(|w| w.contains(part))
+}
+
+const HEADER: &str = r#"<?xml version="1.0" ?>
+<verbosegc xmlns="http://www.ibm.com/j9/verbosegc" version="R28_Java8_GA">
+<initialized id="1" timestamp="2015-12-31T15:22:42.000">
+  <attribute name="gcPolicy" value="-Xgcpolicy:gencon" />
+  <vmargs>
+    <vmarg name="-Xmx512m" />
+  </vmargs>
+"#;
+
+/// The body of SCAVENGE: from its first window on.
+fn scavenge_body() -> &'static str {
+    &SCAVENGE[SCAVENGE.find("<exclusive-start").unwrap()..]
+}
+
+#[test]
+fn a_header_never_closed_ends_at_the_first_window() {
+    let log = format!("{HEADER}{}</verbosegc>\n", scavenge_body());
+    let p = parse(&log);
+    assert_eq!(p.cols.len(), 1);
+    assert_eq!(p.cols.pause_ms[0], 25.388);
+    assert_eq!(p.diag.lines_unknown, 0, "{:?}", p.diag.unknown_samples);
+    assert!(warned(&p, "<initialized> header is not closed"));
+    let header: Vec<&str> = p.fmt.header.iter().map(|(k, _)| k.as_str()).collect();
+    assert!(header.contains(&"gcPolicy") && header.contains(&"command_line"));
+    assert_eq!(p.diag.unread_collections, 0);
+}
+
+#[test]
+fn a_file_starting_with_an_end_tag_keeps_the_pause_of_its_first_window() {
+    let at = SCAVENGE.find("<gc-end").unwrap();
+    let log = format!("</gc-op>\n{}</verbosegc>\n", &SCAVENGE[at..]);
+    let p = parse(&log);
+    assert!(p.openj9.is_some());
+    assert_eq!(p.cols.len(), 1);
+    assert_eq!(p.cols.pause_ms[0], 25.388);
+    assert_eq!(kind(&p, 0), "young"); // the <gc-end type="scavenge"> is still there
+    assert_eq!(p.diag.lines_unknown, 0, "{:?}", p.diag.unknown_samples);
+    assert!(warned(&p, "starts inside an element"));
+}
+
+#[test]
+fn a_file_starting_with_the_tail_of_a_tag_skips_it() {
+    let at = SCAVENGE.find("durationms=\"25.007\"").unwrap();
+    let p = parse(&format!("{}</verbosegc>\n", &SCAVENGE[at..]));
+    assert!(p.openj9.is_some());
+    assert_eq!(p.cols.pause_ms.to_vec(), [25.388]);
+    assert_eq!(p.diag.lines_unknown, 0, "{:?}", p.diag.unknown_samples);
+    assert!(warned(&p, "middle of a tag"));
+}
+
+#[test]
+fn two_logs_in_one_file_are_both_read() {
+    let one = format!("{SCAVENGE}</verbosegc>\n");
+    let p = parse(&format!("{one}{one}"));
+    assert_eq!(p.cols.pause_ms.to_vec(), [25.388, 25.388]);
+    assert_eq!((p.diag.lines_unknown, p.diag.warnings.len()), (0, 0));
+}
+
+#[test]
+fn a_restart_inside_a_window_drops_only_the_cut_window() {
+    let cut = &SCAVENGE[..SCAVENGE.find("<exclusive-end").unwrap()];
+    let p = parse(&format!(
+        "{cut}{HEADER}</initialized>\n{}</verbosegc>\n",
+        scavenge_body()
+    ));
+    assert_eq!(p.cols.pause_ms.to_vec(), [25.388]);
+    assert!(warned(&p, "new log starts inside a collection"));
+    assert!(warned(&p, "second <verbosegc>"));
+    assert_eq!(p.diag.lines_unknown, 0);
+}
+
+#[test]
+fn collection_elements_with_no_row_read_are_said_loudly() {
+    let log = "<verbosegc>\n<exclusive-start id=\"1\" timestamp=\"2015-12-31T15:22:46.957\" />\n<exclusive-end id=\"2\" timestamp=\"2015-12-31T15:22:46.982\" duration=\"1\" />\n</verbosegc>\n";
+    let p = parse(log);
+    assert_eq!(p.cols.len(), 0);
+    assert_eq!(p.diag.unread_collections, 1);
+    assert!(warned(&p, "NO COLLECTION READ"));
+    let empty = parse("<verbosegc>\n</verbosegc>\n");
+    assert_eq!(empty.diag.unread_collections, 0);
+}
+
+/// IBM J9 VM 2.4 (Java 6) records, after the writers of eclipse-openj9/openj9
+/// `runtime/gc_verbose_old_events` (VerboseEventLocalGCEnd: `<failed type="flipped">`, the "aborted
+/// collection" warning; VerboseEventClassUnloadingEnd: `<classunloading>`), with the modern
+/// `<pending-finalizers>` the issue found in J9 2.4 records.
+const J9_24_RECORD: &str = r#"<af type="nursery" id="5" timestamp="Jun 23 10:21:57 2006" intervalms="1254.938">
+  <minimum requested_bytes="64" />
+  <time exclusiveaccessms="0.018" meanexclusiveaccessms="0.018" threads="0" lastthreadtid="0x0000000000A0B100" />
+  <nursery freebytes="0" totalbytes="1000" percent="0" />
+  <tenured freebytes="5000" totalbytes="9000" percent="55" />
+  <gc type="scavenger" id="5" totalid="6" intervalms="1254.950">
+    <failed type="flipped" objectcount="12" bytes="480" />
+    <warning details="aborted collection" />
+    <flipped objectcount="10" bytes="300" />
+    <tenured objectcount="5" bytes="100" />
+    <nursery freebytes="0" totalbytes="1000" percent="0" tenureage="10" />
+    <tenured freebytes="4900" totalbytes="9000" percent="54" />
+    <time totalms="3.200" />
+  </gc>
+  <percolating_collect reason="failed flip" />
+  <gc type="global" id="2" totalid="7" intervalms="0.000">
+    <classunloading classloaders="0" classes="0" timevmquiescems="0.000" timetakenms="0.212" />
+    <finalization objectsqueued="0" />
+    <timesms mark="13.532" sweep="0.553" compact="0.000" total="14.171" />
+    <nursery freebytes="900" totalbytes="1000" percent="90" />
+    <tenured freebytes="7000" totalbytes="9000" percent="77" />
+  </gc>
+  <nursery freebytes="860" totalbytes="1000" percent="86" />
+  <tenured freebytes="7000" totalbytes="9000" percent="77" />
+  <pending-finalizers system="0" default="0" reference="3" classloader="0" />
+  <time totalms="18.012" />
+</af>
+"#;
+
+#[test]
+fn j9_2_4_record_elements_are_known() {
+    let p = parse(&format!(
+        "<verbosegc version=\"20090417_AA\">\n{J9_24_RECORD}</verbosegc>\n"
+    ));
+    assert_eq!(p.diag.lines_unknown, 0, "{:?}", p.diag.unknown_samples);
+    assert_eq!(p.cols.pause_ms.to_vec(), [18.012]);
+    assert_eq!(kind(&p, 0), "full");
+    let phase = text(&p.cols.phases.values, p.cols.phase[0]);
+    assert_eq!(phase, "scavenger + global (aborted)");
+}
+
+#[test]
+fn a_file_starting_inside_a_record_skips_it_and_says_so() {
+    let at = J9_24_RECORD.find("<gc type=\"global\"").unwrap();
+    let p = parse(&format!(
+        "{}{J9_24_RECORD}</verbosegc>\n",
+        &J9_24_RECORD[at..]
+    ));
+    assert_eq!(p.cols.pause_ms.to_vec(), [18.012]);
+    assert_eq!(p.diag.lines_unknown, 0, "{:?}", p.diag.unknown_samples);
+    assert!(warned(&p, "starts inside a collection record"));
+}

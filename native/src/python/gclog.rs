@@ -298,6 +298,7 @@ fn diagnostics_to_python<'py>(py: Python<'py>, p: &Parser) -> PyResult<Bound<'py
     diag.set_item("warnings", &d.warnings)?;
     diag.set_item("bytes_read", d.bytes_read)?;
     diag.set_item("truncated", d.truncated)?;
+    diag.set_item("unread_collections", d.unread_collections)?;
 
     Ok(diag)
 }

@@ -52,12 +52,18 @@ def _log_name(sources: list[Source]) -> str:
 
 
 def _check(name: str, events: int, diag: dict[str, Any], fmt: dict[str, Any], *, strict: bool) -> None:
-    """A log without GC lines, or (`strict`) with unknown lines, is an input error."""
+    """A log without GC lines, or (`strict`) with unknown lines or collection elements none of which was read,
+    is an input error."""
     if fmt["generation"] == "unknown" and events == 0:
         raise InputError(
             name,
             "no GC log lines found (expected JDK 9+ -Xlog:gc output, JDK 8 -XX:+PrintGCDetails output or "
             "OpenJ9 -verbose:gc XML)",
+        )
+    if strict and diag.get("unread_collections"):
+        raise StrictModeError(
+            f"{name}: no collection read from {diag['unread_collections']} collection elements (--strict): "
+            "the parser could not follow this log"
         )
     if strict and diag["lines_unknown"]:
         sample = diag["unknown_samples"][0] if diag["unknown_samples"] else ""

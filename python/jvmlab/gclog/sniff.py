@@ -54,9 +54,14 @@ def check(src: Source) -> None:
 
 
 # Elements only an OpenJ9 / IBM J9 verbose GC log holds (a file of a rotated set, or output captured from
-# stderr, may lack the <verbosegc> wrapper).
+# stderr, may lack the <verbosegc> wrapper, and a rotated or trimmed file may start inside an element: its
+# first tags are then end tags and the ends of windows).
 _OPENJ9_TAGS = re.compile(
-    rb"<(?:verbosegc|initialized|exclusive-start|af-start|cycle-start|gc-start)[\s>/]|<(?:af type|sys id)="
+    rb"</?(?:verbosegc|initialized|exclusive-(?:start|end)|af-(?:start|end)|sys-(?:start|end)"
+    rb"|cycle-(?:start|end|continue)|gc-(?:start|end|op)|mem-info|allocation-stats|concurrent-[a-z-]+)[\s>/]"
+    rb"|<(?:af type|sys id|con event|gc type)="
+    rb"|</(?:af|sys|con|gc)>|<(?:nursery|tenured|soa|loa) freebytes=|<time (?:totalms|exclusiveaccessms)="
+    rb"|<(?:refs|refs_cleared) soft=|<timesms mark=|<minimum requested_bytes=|<finalization objectsqueued="
 )
 
 

@@ -47,6 +47,11 @@ def quality_warnings(d: Mapping[str, Any]) -> list[str]:
     """Warnings about the trust one can put in the figures, each with what to do."""
     out = []
     unknown, unknown_gc = d.get("lines_unknown", 0), d.get("lines_unknown_gc", 0)
+    if d.get("unread_collections"):
+        out.append(
+            f"no collection was read from a log that holds {d['unread_collections']:,} collection elements: "
+            "every figure from it is missing; report the log (--strict makes this an error)"
+        )
     if unknown_gc:
         out.append(
             f"{unknown_gc:,} of {unknown:,} unknown lines look like GC data: the figures may miss events; "
