@@ -69,8 +69,17 @@ def proving_line(
         ]
     for excerpt in excerpts:
         text = excerpt.split(" x")[0].strip()
-        option = text.split(":")[0]
-        needles.append(re.compile(re.escape(option if option.startswith("-") else text)))
+        needles.append(
+            re.compile(
+                re.escape(
+                    text.split(" ")[0].split(":")[0]
+                    if text.startswith("-X ")
+                    else text.split(" ")[0].rstrip(":")
+                    if text.startswith("-")
+                    else text
+                )
+            )
+        )
     # figures of the JVM's own start-up report or command line (heap against memory, flags)
     needles += [re.compile(p) for p in (r"Heap Max Capacity", r"\bMemory: ", r"CommandLine flags: ")]
     needles.append(re.compile(r"Full GC|Pause Full|CMS-remark|Pause Remark"))  # an old collection
@@ -117,6 +126,8 @@ REASONS = {
     "zgc-allocation-stall": "ZGC collections caused by allocation stalls: threads stopped for memory",
     "long-time-to-safepoint": "the stopped-time lines show threads taking 10 ms or more to reach safepoints",
     "heap-exceeds-memory": "the JVM's start-up report gives a maximum heap as large as the machine's memory",
+    "flag-ignored": "the JVM that wrote the log ran with options it ignores (an OpenJ9 JVM takes HotSpot's "
+    "-XX: options and does nothing with them): the tuning they stand for is not in force",
     "log-rotation-too-small": "the command line's GCLogFileSize x NumberOfGCLogFiles at the log's own bytes "
     "a second holds less than a day",
 }

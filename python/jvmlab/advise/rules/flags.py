@@ -8,11 +8,20 @@ from __future__ import annotations
 
 from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Confidence, Severity
-from jvmlab.advise.rules.base import NO_FLAGS, Outcome, evidence, make, not_checked, rule
+from jvmlab.advise.rules.base import NO_FLAGS, OPENJ9_COLLECTORS, Outcome, evidence, make, not_checked, rule
 from jvmlab.advise.rules.configuration import PERM_FLAGS
 from jvmlab.jdk.lint import Target, Verdict, lint
 
 NO_JDK = "the JDK version is not known: give --jdk"
+
+
+def is_openj9(f: Facts) -> bool:
+    return f.collector in OPENJ9_COLLECTORS
+
+
+def jvm_of(f: Facts) -> str:
+    """`JDK 17`, or `OpenJ9 (JDK 8)` for an OpenJ9 log (its options are OpenJ9's, not HotSpot's)."""
+    return f"OpenJ9 (JDK {f.jdk_major})" if is_openj9(f) else f"JDK {f.jdk_major}"
 
 
 def verdicts(f: Facts, status: str) -> list[Verdict] | None:
@@ -24,7 +33,8 @@ def verdicts(f: Facts, status: str) -> list[Verdict] | None:
     raws = [o.raw for o in f.options if o.kind in ("xx", "x") and o.name not in PERM_FLAGS]
     if not raws:
         return []
-    (target,) = lint(raws, [Target(str(f.jdk_major), f.jdk_major)]).targets
+    vm = "OpenJ9" if is_openj9(f) else "HotSpot"  # an OpenJ9 log: judged by OpenJ9's options
+    (target,) = lint(raws, [Target(str(f.jdk_major), f.jdk_major, vm=vm)]).targets
     return [v for v in target.verdicts if v.status == status]
 
 
@@ -69,7 +79,7 @@ def refused(f: Facts) -> Outcome:
     return make(
         "flag-refused",
         Severity.CRITICAL,
-        f"{len(found)} flags JDK {f.jdk_major} refuses: " + " ".join(v.option for v in found),
+        f"{len(found)} flags {jvm_of(f)} refuses: " + " ".join(v.option for v in found),
         f"JDK {f.jdk_major} stops at start-up with 'Unrecognized VM option' (or asks for an unlock flag): "
         "the service does not come up. "
         + ("Some are misspelt. " if misspelt else "")
@@ -93,7 +103,7 @@ def ignored(f: Facts) -> Outcome:
     return make(
         "flag-ignored",
         Severity.WARNING,
-        f"{len(found)} flags ignored by JDK {f.jdk_major}: " + " ".join(v.option for v in found),
+        f"{len(found)} flags ignored by {jvm_of(f)}: " + " ".join(v.option for v in found),
         "The JVM prints a warning and runs without them: the tuning they were meant for is not in force, "
         "and the next JDK may refuse them.",
         evidence(None, [described(v) for v in found], ignored=len(found)),
@@ -114,7 +124,7 @@ def deprecated(f: Facts) -> Outcome:
     return make(
         "flag-deprecated",
         Severity.INFO,
-        f"{len(found)} deprecated or renamed flags on JDK {f.jdk_major}",
+        f"{len(found)} deprecated or renamed flags on {jvm_of(f)}",
         "They still work on this JDK, with a warning; a later JDK refuses them (jvmlab flags lint says "
         "which).",
         evidence(None, [described(v) for v in found], deprecated=len(found)),
