@@ -232,7 +232,10 @@ fn a_promotion_failure_is_a_young_pause_and_a_full_collection() {
     assert!((p.cols.pause_ms[0] - 192.5261).abs() < 1e-9);
     assert!((p.cols.pause_ms[1] - (3115.5474 - 192.5261)).abs() < 1e-9);
     assert!((p.cols.duration_ms[0] - 3115.5474).abs() < 1e-9);
-    assert_eq!((p.cols.uptime_s[0], p.cols.uptime_s[1]), (40120.808, 40121.001));
+    assert_eq!(
+        (p.cols.uptime_s[0], p.cols.uptime_s[1]),
+        (40120.808, 40121.001)
+    );
     // the young row: the young generation and the heap before; the full row: old generation, heap after
     assert_eq!(p.cols.sizes[0][0], 784846 * 1024);
     assert_eq!(p.cols.sizes[1][0], crate::columns::NULL_I64);
@@ -249,7 +252,10 @@ fn a_promotion_failure_ending_in_a_concurrent_mode_failure_marks_each_row_once()
         "40321.479: [GC 40321.479: [ParNew (promotion failed): 235968K->235968K(235968K), 2.6617101 secs]40324.141: [CMS2010-04-21T05:55:34.183+0100: 40324.728: [CMS-concurrent-abortable-preclean: 0.430/3.259 secs] [Times: user=4.02 sys=0.69, real=3.25 secs] \n\
          (concurrent mode failure): 654882K->549171K(786432K), 5.7340967 secs] 871721K->549171K(1022400K), [CMS Perm : 22763K->22763K(37944K)], 8.3960584 secs] [Times: user=9.16 sys=0.70, real=8.41 secs] \n",
     );
-    assert_eq!(kinds(&p), ["concurrent-abortable-preclean", "young", "full"]);
+    assert_eq!(
+        kinds(&p),
+        ["concurrent-abortable-preclean", "young", "full"]
+    );
     assert_eq!(
         phases(&p)[1..],
         ["GC (promotion failed)", "GC (concurrent mode failure)"]
