@@ -108,7 +108,7 @@ REASONS = {
     "cms-concurrent-mode-failure": "the log prints `concurrent mode failure`: CMS lost the race and ran a "
     "stop-the-world full collection",
     "promotion-failed": "the log prints a young collection whose promotion failed (`promotion failed`, "
-    "Parallel's `GC--`)",
+    "Parallel's `GC--`) and the full collection it fell back to (critical when that stopped 5 s or more)",
     "g1-evacuation-failure": "G1 ran out of to-space (`to-space exhausted` / `to-space overflow`)",
     "g1-full-gc": "G1 fell back to full collections, which stop the application for the whole heap",
     "heap-occupancy-high": "the heap after full or old collections stays at that share of its maximum",

@@ -70,3 +70,20 @@ def test_an_interval_under_a_second_is_said_in_milliseconds():
     assert interval_text(1247) == "one every 48 ms"
     assert interval_text(30) == "one every 2.0 s"
     assert interval_text(0.2) == "one every 5.0 min"
+
+
+def test_a_promotion_failure_names_the_full_collection_it_fell_back_to():
+    # `ParNew (promotion failed) ... 0.19 secs]` then `[CMS: ... 2.92 secs]` in one record: the young part
+    # and the full collection are rows of their own (GC ids n and n + 1); the finding names the full one
+    from jvmlab.advise import Severity
+
+    found = next(
+        f
+        for f in advise_log(PRODUCTION / "cms-promotion-failed-jdk6.log").findings
+        if f.id == "promotion-failed"
+    )
+    assert found.title == "1 promotion failures, 1 ending in a full collection (longest 2.9 s)"
+    assert found.severity is Severity.WARNING  # critical from 5 s (LONG_PAUSE_CRITICAL_MS)
+    figures = found.evidence.figures
+    assert figures["young_pause_total_ms"] == pytest.approx(192.526, abs=0.01)
+    assert figures["fallback_pause_max_ms"] == pytest.approx(3115.547 - 192.526, abs=0.01)

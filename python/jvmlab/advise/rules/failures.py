@@ -182,17 +182,32 @@ def promotion_failed(f: Facts) -> Outcome:
     rows = phase_contains(f, "promotion failed")
     if rows.is_empty():
         return None
+    # The full collection each failure fell back to: the row of the next GC id (JDK 8 logs print it inside
+    # the young record, JDK 9-13 before it; the parser makes it a row of its own either way).
+    ids = rows.get_column("gc_id").drop_nulls() + 1
+    fallback = f.rows(category="pause", kind="full").filter(pl.col("gc_id").is_in(ids.implode()))
+    fallback_ms = float(fallback.get_column("pause_ms").sum()) if not fallback.is_empty() else 0.0
+    longest = float(fallback.get_column("pause_ms").max() or 0.0) if not fallback.is_empty() else 0.0  # type: ignore[arg-type]
     return make(
         "promotion-failed",
-        Severity.WARNING,
-        f"{len(rows)} promotion failures",
+        Severity.CRITICAL if longest >= t.LONG_PAUSE_CRITICAL_MS else Severity.WARNING,
+        f"{len(rows)} promotion failures"
+        + (
+            f", {len(fallback)} ending in a full collection (longest {longest / 1000:.1f} s)"
+            if len(fallback)
+            else ""
+        ),
         "The old generation had no room (or no contiguous room: fragmentation) for the objects a young "
-        "collection promoted, so the young collection turned into a full one.",
+        "collection promoted, so the young collection turned into a full, single-threaded one on CMS and "
+        "Serial: the longest pauses of such logs.",
         evidence(
             rows,
             excerpt_counts(rows),
             promotion_failures=len(rows),
-            pause_total_ms=float(rows.get_column("pause_ms").sum()),
+            young_pause_total_ms=float(rows.get_column("pause_ms").sum()),
+            fallback_full_collections=len(fallback),
+            fallback_pause_total_ms=fallback_ms,
+            fallback_pause_max_ms=longest,
         ),
         add=bigger_heap(f),
         action="More old-generation headroom; let objects age in the survivor spaces (no low "
