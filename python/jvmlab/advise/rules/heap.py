@@ -201,7 +201,7 @@ def premature_promotion(f: Facts) -> Outcome:
     if share > 1:  # more promoted than allocated: the young figures do not add up (full GCs, CMS sweeps)
         return not_checked(
             "premature-promotion",
-            f"the log's figures say {share:.0%} of what is allocated is promoted: not a measurement to act on",
+            f"the log's figures say {share:.0%} of what is allocated is promoted: no measurement to act on",
         )
     current = young_capacity(f)
     heap = f.max_heap_bytes
