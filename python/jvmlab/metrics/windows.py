@@ -3,7 +3,8 @@
 From 0 when the log shows the JVM start (`format["jvm_start_seen"]`: not a JDK 8 rotated file, whose header is
 printed again in every file), else from the first time stamp of any line (`format["first_time_s"]`), to the
 last time stamp of any line (`format["last_time_s"]`): the span the log covers, never the JVM's uptime.
-A caller may narrow it (`start_s`, `end_s`), e.g. to leave out a warm-up. A log without time stamps has no run window.
+A caller may narrow it (`start_s`, `end_s`), e.g. to leave out a warm-up. A log without time stamps has no
+run window.
 """
 
 from __future__ import annotations
