@@ -153,3 +153,28 @@ def test_a_full_large_object_area():
     later = loa_full.with_columns(pl.col("uptime_s") + 10, pl.col("gc_id") + 1)  # a second collection
     found = ids(with_rows(facts, pl.concat([loa_full, later])))["openj9-large-objects-loa"]
     assert found.evidence.figures["loa_full"] == 2 and found.severity.value == "warning"
+
+
+def test_an_openj9_log_gets_its_machine_from_its_header_and_no_hotspot_rules():
+    facts = facts_of(LOGS / "gencon.xml")
+    header = facts.header
+    assert facts.machine.cpus_available == int(header["numCPUs"])
+    assert facts.machine.memory_bytes == int(header["physicalMemory"])
+    advice = advise(facts)
+    listed = {n.id for n in advice.not_checked} | set(advice.ids())
+    hotspot_only = {
+        "long-time-to-safepoint",
+        "non-gc-safepoints",
+        "permgen-flags",
+        "thp-not-used",
+        "heap-size-default",
+        "code-cache-full",
+        "compile-backlog",
+        "safepoint-logging-missing",
+        "pause-target-missed",
+    }
+    assert not listed & hotspot_only, listed & hotspot_only
+    # more GC threads than CPUs, as the header says: OpenJ9's option, not ParallelGCThreads
+    many = dataclasses.replace(facts, header={**header, "gcthreads": str(int(header["numCPUs"]) * 2)})
+    found = ids(many)["gc-threads-exceed-cpus"]
+    assert found.recommendation.add_flags == [f"-Xgcthreads{header['numCPUs']}"]

@@ -182,7 +182,16 @@ def jdk_major_of(version: str | None) -> int | None:
 
 def machine_from_header(header: Mapping[str, str]) -> Machine:
     """CPUs and memory from the JVM's start-up report: JDK 9+ `CPUs: 2 total, 2 available` and
-    `Memory: 24105M`; JDK 8 `Memory: 4k page, physical 16777216k(488192k free), swap ...`."""
+    `Memory: 24105M`; JDK 8 `Memory: 4k page, physical 16777216k(488192k free), swap ...`; OpenJ9's
+    `<attribute name="numCPUs">` and `physicalMemory`."""
+    if "numCPUs" in header or "physicalMemory" in header:  # OpenJ9's <initialized> attributes
+        return Machine(
+            cpus_total=int(header["numCPUs"]) if header.get("numCPUs", "").isdigit() else None,
+            cpus_available=int(header["numCPUs"]) if header.get("numCPUs", "").isdigit() else None,
+            memory_bytes=int(header["physicalMemory"])
+            if header.get("physicalMemory", "").isdigit()
+            else None,
+        )
     cpus = _CPUS.search(header.get("CPUs", ""))
     legacy = _MEMORY_LINE.search(header.get("memory", ""))
     if legacy:

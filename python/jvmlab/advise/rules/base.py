@@ -180,7 +180,10 @@ def not_checked(rule_id: str, reason: str) -> NotChecked:
     return NotChecked(id=rule_id, reason=reason)
 
 
-NO_FLAGS = 'the JVM\'s flags are not known: give them with --flags "..." (JDK 9+ logs do not print them)'
+NO_FLAGS = (
+    'the JVM\'s flags are not known: give them with --flags "..." (JDK 9+ logs, and OpenJ9 logs without '
+    "<vmargs>, do not print them)"
+)
 NO_HEAP_SIZES = "the log has no heap sizes (log with -Xlog:gc* or -XX:+PrintGCDetails)"
 NO_SAFEPOINTS = (
     "the log has no safepoint lines (log with -Xlog:safepoint or -XX:+PrintGCApplicationStoppedTime)"

@@ -150,7 +150,10 @@ def code_cache_small_pages(f: Facts) -> Outcome:
 
 
 @rule(
-    "compile-backlog", "Methods waited long in the compile queue: too few compiler threads", needs_log=False
+    "compile-backlog",
+    "Methods waited long in the compile queue: too few compiler threads",
+    needs_log=False,
+    family=HOTSPOT,
 )
 def compile_backlog(f: Facts) -> Outcome:
     queue = f.jit.queue_time if f.jit is not None else {}

@@ -36,6 +36,7 @@ HEAP_SIZE_CHOICES = ("MaxHeapSize", "MaxRAMPercentage", "MaxRAMFraction", "MaxRA
     "permgen-flags",
     "PermSize/MaxPermSize on JDK 8+: ignored on 8 and 11, the JVM refuses them from 17",
     needs_log=False,
+    family=HOTSPOT,
 )
 def permgen(f: Facts) -> Outcome:
     if f.options is None:
@@ -117,14 +118,29 @@ def serial_by_ergonomics(f: Facts) -> Outcome:
 )
 def gc_threads(f: Facts) -> Outcome:
     cpus = f.machine.cpus_available
-    given = f.given("ParallelGCThreads")
+    openj9 = "gcthreads" in f.header  # OpenJ9's <initialized> says how many GC threads it started
+    given = f.header["gcthreads"] if openj9 else f.given("ParallelGCThreads")
     workers = int(given) if given and given.isdigit() else None
     if cpus is None:
         return not_checked(
-            "gc-threads-exceed-cpus", "the number of CPUs is not known (JDK 17+ logs it at start-up)"
+            "gc-threads-exceed-cpus",
+            "the number of CPUs is not known (JDK 17+ and OpenJ9 log it at start-up)",
         )
     if workers is None or workers <= cpus:
         return None
+    if openj9:
+        return make(
+            "gc-threads-exceed-cpus",
+            Severity.WARNING,
+            f"{workers} GC threads on {cpus} CPUs",
+            "Stop-the-world phases run with every GC thread busy; with more threads than CPUs they "
+            "time-slice, and the pause lasts longer than with fewer threads.",
+            evidence(None, [f'gcthreads="{workers}"'], gc_threads=workers, cpus_available=cpus),
+            add=[f"-Xgcthreads{cpus}"],
+            action="Leave the GC threads to the JVM or set -Xgcthreads to the CPUs available.",
+            effect=("pause_p99_ms", "decrease", "pauses no longer stretched by time-slicing"),
+            confidence=Confidence.MEDIUM,
+        )
     return make(
         "gc-threads-exceed-cpus",
         Severity.WARNING,
@@ -143,7 +159,10 @@ def gc_threads(f: Facts) -> Outcome:
 
 
 @rule(
-    "heap-size-default", "No heap size given: the JVM took a quarter of the machine's memory", needs_log=False
+    "heap-size-default",
+    "No heap size given: the JVM took a quarter of the machine's memory",
+    needs_log=False,
+    family=HOTSPOT,  # HotSpot's MaxRAMPercentage default
 )
 def heap_default(f: Facts) -> Outcome:
     if f.options is None:

@@ -8,7 +8,7 @@ import re
 from jvmlab.advise import thresholds as t
 from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Confidence, Severity
-from jvmlab.advise.rules.base import Outcome, evidence, make, mib, not_checked, rule
+from jvmlab.advise.rules.base import HOTSPOT, Outcome, evidence, make, mib, not_checked, rule
 from jvmlab.advise.rules.code_heaps import HEAP_FLAGS
 from jvmlab.jdk.options import parse_size
 
@@ -41,7 +41,10 @@ def swap_used(f: Facts) -> Outcome:
 
 
 @rule(
-    "thp-not-used", "A large heap on 4 KiB pages: transparent huge pages are off for the JVM", needs_log=False
+    "thp-not-used",
+    "A large heap on 4 KiB pages: transparent huge pages are off for the JVM",
+    needs_log=False,
+    family=HOTSPOT,  # HotSpot's -XX:+UseTransparentHugePages and its `Large Page Support` line
 )
 def thp(f: Facts) -> Outcome:
     heap = f.max_heap_bytes
@@ -76,7 +79,9 @@ def thp(f: Facts) -> Outcome:
     )
 
 
-@rule("code-cache-full", "The code cache filled up: the JIT compiler stopped", needs_log=False)
+@rule(
+    "code-cache-full", "The code cache filled up: the JIT compiler stopped", needs_log=False, family=HOTSPOT
+)
 def code_cache_full(f: Facts) -> Outcome:
     if f.jvm_output is None and f.jit is None:
         return not_checked(
@@ -138,7 +143,12 @@ def _code_cache_change(f: Facts, segment: str | None, reserved: int | None) -> t
     )
 
 
-@rule("huge-methods-not-compiled", "Hot methods too large to compile stay interpreted", needs_log=False)
+@rule(
+    "huge-methods-not-compiled",
+    "Hot methods too large to compile stay interpreted",
+    needs_log=False,
+    family=HOTSPOT,
+)
 def huge_methods(f: Facts) -> Outcome:
     if f.jit is None or f.jit.huge_methods_never_compiled is None:
         return not_checked(

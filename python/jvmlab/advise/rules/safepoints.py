@@ -8,7 +8,16 @@ import polars as pl
 from jvmlab.advise import thresholds as t
 from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Confidence, Severity
-from jvmlab.advise.rules.base import NO_SAFEPOINTS, Outcome, evidence, excerpt_counts, make, not_checked, rule
+from jvmlab.advise.rules.base import (
+    HOTSPOT,
+    NO_SAFEPOINTS,
+    Outcome,
+    evidence,
+    excerpt_counts,
+    make,
+    not_checked,
+    rule,
+)
 
 # VM operations of the collectors (-Xlog:safepoint names them): G1*, Parallel*, GenCollect*, CMS_*, Z*,
 # Shenandoah*, CollectFor*, GC_HeapInspection.
@@ -19,7 +28,11 @@ def safepoint_rows(f: Facts) -> pl.DataFrame:
     return f.rows(category="safepoint")
 
 
-@rule("long-time-to-safepoint", "Threads slow to reach a safepoint: every other thread waits stopped")
+@rule(
+    "long-time-to-safepoint",
+    "Threads slow to reach a safepoint: every other thread waits stopped",
+    family=HOTSPOT,
+)
 def time_to_safepoint(f: Facts) -> Outcome:
     rows = safepoint_rows(f)
     ttsp = rows.get_column("ttsp_ms").drop_nulls()
@@ -64,7 +77,9 @@ def time_to_safepoint(f: Facts) -> Outcome:
 
 
 @rule(
-    "non-gc-safepoints", "Stops for VM operations other than GC: thread dumps, deoptimization, biased locks"
+    "non-gc-safepoints",
+    "Stops for VM operations other than GC: thread dumps, deoptimization, biased locks",
+    family=HOTSPOT,
 )
 def non_gc(f: Facts) -> Outcome:
     rows = safepoint_rows(f)
