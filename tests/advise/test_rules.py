@@ -141,9 +141,11 @@ def test_flags_the_jdk_refuses_ignores_or_deprecates():
     assert refused.recommendation.add_flags == ["-XX:+UseG1GC"]
     assert findings["flag-ignored"].recommendation.remove_flags == ["-XX:+UseSharedSpaces"]
     assert findings["flag-deprecated"].recommendation.add_flags == ["-Xlog:gc*"]
-    # The same flags on JDK 11: CMS is only deprecated there, the shared spaces flag fine.
+    # The same flags on JDK 11: CMS is only deprecated there, but beside -XX:+UseG1GC it is a second
+    # collector ("Multiple garbage collectors selected", as JDK 11 says); the shared spaces flag is fine.
     on_11 = {f.id: f for f in advise_log(LOGS / case["log"], flags=flags, jdk_major=11).findings}
-    assert on_11["flag-refused"].recommendation.remove_flags == ["-XX:+UseG1Gc"]
+    assert on_11["flag-refused"].recommendation.remove_flags == ["-XX:+UseG1Gc", "-XX:+UseConcMarkSweepGC"]
+    assert any("Multiple garbage collectors selected" in e for e in on_11["flag-refused"].evidence.excerpts)
     assert "flag-ignored" not in on_11
 
 

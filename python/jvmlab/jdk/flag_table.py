@@ -56,8 +56,6 @@ class FlagRow:
     note: str | None
     unlock: str | None
     may_fail_to_start: str | None
-    # per major, flags beside which the JVM says nothing of this one (JDK 8 warns of ParNew only without CMS)
-    silent_with: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     # per major, the value the JVM takes when the flag is not given (read with -XX:+PrintFlagsFinal; the truth
     # test checks it): a deprecated flag that restates it can go (UseCompressedClassPointers on 25)
     defaults: Mapping[int, str] = field(default_factory=dict)
@@ -151,7 +149,6 @@ def _row(key: str, raw: dict[str, Any], majors: tuple[int, ...]) -> FlagRow:
         note=raw.get("note"),
         unlock=raw.get("unlock"),
         may_fail_to_start=raw.get("may_fail_to_start"),
-        silent_with={int(m): tuple(flags) for m, flags in raw.get("silent_with", {}).items()},
         defaults={int(m): str(v) for m, v in raw.get("default", {}).items()},
     )
 

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from jvmlab.errors import UsageError
+from jvmlab.jdk.collector_choice import said_of
 from jvmlab.jdk.flag_table import (
     LISTED_KINDS,
     MAJORS,
@@ -398,29 +399,28 @@ def _asked_refused(tv: Verdict, option: JvmOption, errors: Sequence[str], major:
     return replace(tv, status="refused", cause=cause, message=text, nearest=None, source=source)
 
 
-def silenced(verdict: Verdict, options: Sequence[JvmOption], major: int) -> Verdict:
-    """An ok verdict where the table says the JVM is silent about the flag beside others given with it
-    (`-XX:+UseParNewGC` with `-XX:+UseConcMarkSweepGC` on JDK 8)."""
-    row = flag_table().row(verdict.key)
-    beside = row.silent_with.get(major, ()) if row is not None and verdict.status != "ok" else ()
-    on = {o.name for o in options if o.kind == "xx" and o.as_bool()}
-    with_ = [name for name in beside if name in on]
-    if not with_:
-        return verdict
-    return Verdict(verdict.option, verdict.key, "ok", note=f"accepted silently with -XX:+{with_[0]}")
+def with_collectors(verdicts: list[Verdict], options: Sequence[JvmOption], major: int) -> list[Verdict]:
+    """The verdicts with what the JVM says of the collector flags together (jdk/collector_choice.py): a
+    second collector refused, JDK 8's young/old pairings deprecated or silent."""
+    out = list(verdicts)
+    for said in said_of(options, major):
+        v = out[said.index]
+        cause = "conflict" if said.status == "refused" else None
+        out[said.index] = Verdict(
+            v.option, v.key, said.status, cause, said.message, note=said.note, source=v.source
+        )
+    return out
 
 
 def _table_verdicts(units: Sequence[tuple[str, ...]], major: int) -> list[Verdict]:
     """The table's answer for every option, each knowing the unlock options given before it and the
     collector it is given with."""
     options = [parse_option(u[0]) for u in units]
-    return [
-        replace(
-            silenced(table_verdict(option, major, unlocked_before(options, i)), options, major),
-            option=" ".join(unit),
-        )
+    alone = [
+        replace(table_verdict(option, major, unlocked_before(options, i)), option=" ".join(unit))
         for i, (unit, option) in enumerate(zip(units, options, strict=True))
     ]
+    return with_collectors(alone, options, major)
 
 
 def judge(flags: Sequence[str], target: Target, observed: Observed) -> TargetLint:
