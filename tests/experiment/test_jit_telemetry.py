@@ -173,9 +173,10 @@ def test_jit_flags_by_level_and_jdk(tmp_path):
         "compile_log": tmp_path / "jit.log",
     }
     assert telemetry.jit_log_flags("compilations", 17, tmp_path, vm="OpenJ9") == []
-    # JDK 8 cannot be asked Compiler.codecache: the JVM reports its code cache after each compilation
+    # JDK 8 cannot be asked Compiler.codecache: the JVM reports its code cache after each compilation,
+    # dated by the compilation's line (the reports carry no time)
     summary8 = telemetry.jit_log_flags("summary", 8, tmp_path)
-    assert "-XX:+PrintCodeCacheOnCompilation" in summary8 and "-XX:+PrintCompilation" not in summary8
+    assert "-XX:+PrintCodeCacheOnCompilation" in summary8 and "-XX:+PrintCompilation" in summary8
     assert telemetry.jit_artifacts("summary", 8, tmp_path) == {"jit_log": tmp_path / "jit.log"}
 
 
@@ -289,13 +290,14 @@ def test_a_trial_with_jdk8s_flags_takes_the_code_heaps_from_the_jvms_reports(tmp
     assert len(points) >= 10 and all(v > 0 for _, v in points)
     times = [t for t, _ in points]
     assert times == sorted(times) and times[-1] < 30  # seconds since launch, in order
+    assert len(set(times)) > len(times) / 10  # dated by the compilations (not all at 0 s)
     figures = out.jit["codecache"][FLAT]
     assert figures["size_bytes"] == 240 * MIB and 0 < figures["used_peak_bytes"] <= figures["size_bytes"]
     assert (
         "reports after each compilation" in out.jit["note"] and "no code cache samples" not in out.jit["note"]
     )
     log = Path(out.artifacts["jit_log"]).read_text()
-    assert "<hotspot_log" in log and ("java.lang.String::hashCode" in log) == (level == "compilations")
+    assert "<hotspot_log" in log and "java.lang.String::hashCode" in log
 
 
 # measures ---------------------------------------------------------------------------------------------

@@ -18,8 +18,8 @@ after each compilation (`-XX:+PrintCodeCacheOnCompilation`, `jdkN-codeheaps.txt.
 flags jvmlab gives JDK 8 for [telemetry] jit (LogVMOutput into an XML file, flat code cache:
 `jdk11-as-jdk8.xml.gz`). `--only NAME...`
 remakes just those files (e.g. `--only jdk25-codeheap-full.txt.gz`) and keeps the rest of MANIFEST.toml.
-The JDK 8 logs (jdk8-*) are not made here: no JDK 8 is installed; they are written by hand from the JDK 8
-sources (see MANIFEST.toml).
+The JDK 8 logs are not made here: `jdk8-*` are written by hand from the JDK 8 sources, `jdk8u504-*` by
+make_jdk8_logs.py on a real JDK 8 (see MANIFEST.toml).
 """
 
 from __future__ import annotations
@@ -247,8 +247,10 @@ def main() -> None:
         kept = tomllib.loads((LOGS / "MANIFEST.toml").read_text())
         remade = {e["file"] for e in made}
         entries = [{"file": f, **v} for f, v in kept.items() if f not in remade] + entries
-    else:
+    else:  # the hand-written JDK 8 logs, and the real ones of make_jdk8_logs.py as they are
+        kept = tomllib.loads((LOGS / "MANIFEST.toml").read_text())
         entries += [{**e, "java": ""} for e in JDK8]
+        entries += [{"file": f, **v} for f, v in kept.items() if f.startswith("jdk8u")]
     header = "# Written by tests/jit/make_logs.py: what made each log of this folder.\n"
     body = "\n\n".join(toml_entry(e) for e in entries)
     (LOGS / "MANIFEST.toml").write_text(header + "\n" + body + "\n")

@@ -2,7 +2,7 @@
 //! and `-Xlog:jit+inlining=debug` (JDK 9+). hotspot/share/compiler/compileTask.cpp `print_inlining_inner`
 //! prints 13 blanks, the callee's ` s!m  ` attribute columns, 2 more blanks with tiered compilation, 9
 //! more, 2 per inlining level, then `@ bci  Klass::method (N bytes)   message`. JDK 25 prefixes failures
-//! with `failed to inline: `; older JDKs print the reason alone.
+//! with `failed to inline: `; older JDKs print the reason alone (JDK 8's C1 none for a site it inlined).
 //!
 //! Text does not say which compilation a call site belongs to. A compiler thread prints its task's line
 //! when the task starts and the call sites during or after it, so with the `tid` decorator the sites
@@ -94,6 +94,9 @@ pub fn parse_inline_line(s: &[u8]) -> Option<InlineLine<'_>> {
     }
     let (inlined, reason) = match message.strip_prefix(b"failed to inline: ") {
         Some(r) => (false, r),
+        // JDK 8's C1 prints a site it inlined without a message (GraphBuilder::print_inlining with msg
+        // NULL; its LogCompilation says `receiver is statically known`); every failure has a reason
+        None if message.is_empty() => (true, message),
         None => (inline_succeeded(message), message),
     };
     Some(InlineLine {

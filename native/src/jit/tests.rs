@@ -51,6 +51,16 @@ fn long_and_short_forms() {
         (n.level, n.bytecode_bytes, n.message),
         (Some(0), None, &b""[..])
     );
+    // JDK 8: an OSR method made not entrant has lost its entry bci (InvalidOSREntryBci)
+    let c = parse_compile_line(
+        b"    168  260 %     4       jvmlab.workloads.chunkgen.CellGrid::cell @ -2 (263 bytes)   made not entrant",
+        true,
+    )
+    .unwrap();
+    assert_eq!(
+        (c.flags, c.osr_bci, c.bytecode_bytes, c.message),
+        (&b"%    "[..], None, Some(263), &b"made not entrant"[..])
+    );
     assert!(parse_compile_line(b"Processed: 68 chunks (84.0%), Rate: 68.0 cps", true).is_none());
     assert!(parse_compile_line(b"12 34", true).is_none());
 }
@@ -213,6 +223,11 @@ fn print_inlining_call_sites() {
     )
     .unwrap();
     assert_eq!((s.at, s.inlined), (34, true));
+    // JDK 8's C1 prints what it inlined without a message
+    let s =
+        parse_inline_line(b"                                @ 11   java.lang.Math::min (11 bytes)")
+            .unwrap();
+    assert_eq!((s.at, s.inlined, s.reason), (32, true, &b""[..]));
     assert!(parse_inline_line(b"    94   30     n 0       a.B::c (native)").is_none());
     assert!(parse_inline_line(b"mail me @ 3 a.B::c (1 bytes)").is_none());
 }

@@ -88,8 +88,11 @@ pub fn parse_compile_line(s: &[u8], long_form: bool) -> Option<CompileLine<'_>> 
     p += end;
     let mut osr_bci = None;
     if s[p..].starts_with(b" @ ") {
-        let (bci, e) = uint(s, p + 3)?;
-        osr_bci = Some(bci);
+        // JDK 8 prints an OSR method made not entrant at `@ -2`: InvalidOSREntryBci, written over the
+        // entry bci when it was invalidated (nmethod::invalidate_osr_method); the bci is unknown then
+        let negative = s.get(p + 3) == Some(&b'-');
+        let (bci, e) = uint(s, p + 3 + negative as usize)?;
+        osr_bci = (!negative).then_some(bci);
         p = e;
     }
     let (bytecode_bytes, p) = method_size(s, p)?;

@@ -56,6 +56,14 @@ class CompileLog:
     code_heaps: pl.DataFrame  # the code heap reports the JVM printed (PrintCodeCacheOnCompilation, ...)
 
     @property
+    def compilations_logged(self) -> bool:
+        """False when the JVM's own command line (the XML header of LogCompilation or LogVMOutput) shows it
+        printed no compilations: JDK 8's jit.log of `[telemetry] jit = "summary"` holds only code cache
+        reports, and its zero compilations are no measurement."""
+        args = self.format.get("header", {}).get("vm_arguments")
+        return args is None or any(f in args for f in ("+PrintCompilation", "+LogCompilation", "-Xlog:jit"))
+
+    @property
     def name(self) -> str:
         return self.paths[0] if len(self.paths) == 1 else f"{self.paths[0]} (+{len(self.paths) - 1} more)"
 

@@ -72,7 +72,12 @@ def experiment_jit(store: Store, ref: str) -> list[TrialJit]:
             hot_of[t.variant] = variant_hot_methods(store, exp, t.variant)
         hot, source = hot_of[t.variant]
         try:
-            summary = summarize(load_compile_log(path), hot=hot, hot_source=source)
+            log = load_compile_log(path)
+            if not log.compilations_logged:
+                why = f'{path}: code cache reports only, no compilations (JDK 8 with jit = "summary")'
+                out.append(TrialJit(t.variant, t.key, None, why, codecache, heaps))
+                continue
+            summary = summarize(log, hot=hot, hot_source=source)
             out.append(TrialJit(t.variant, t.key, summary, path, codecache, heaps))
         except JvmLabError as e:
             out.append(TrialJit(t.variant, t.key, None, str(e), codecache, heaps))

@@ -63,17 +63,17 @@ def jit_log_flags(level: str | None, major: int, run_dir: Path, *, vm: str = "Ho
     JDK 8 has no unified logging: -XX:+PrintCompilation prints to the JVM's tty, which LogVMOutput copies
     into `jit.log` (an XML file: the lines are in its <tty> element) and -DisplayVMOutput keeps out of
     stdout. Nor has it Compiler.codecache to sample: -XX:+PrintCodeCacheOnCompilation prints the code
-    cache's use after each compilation (and -XX:+PrintCodeCache at exit), at every level, "summary" too.
-    There LogCompilation writes into that same file (HotSpot has one LogFile)."""
+    cache's use after each compilation (and -XX:+PrintCodeCache at exit), at every level, "summary" too,
+    with PrintCompilation, whose lines date the reports (they carry no time of their own: without them
+    every sample of a real 8u504 trial was at 0 s). There LogCompilation writes into that same file
+    (HotSpot has one LogFile)."""
     if level is None or vm == "OpenJ9" or (level == "summary" and major >= 9):
         return []
     jit_log = run_dir / JIT_LOG
     if major < 9:
         flags = [DIAGNOSTIC, "-XX:+LogVMOutput", f"-XX:LogFile={jit_log}", "-XX:-DisplayVMOutput"]
-        flags += ["-XX:+PrintCodeCacheOnCompilation", "-XX:+PrintCodeCache"]
-        if level == "summary":
-            return flags
-        return flags + ["-XX:+PrintCompilation"] + (["-XX:+LogCompilation"] if level == "detailed" else [])
+        flags += ["-XX:+PrintCodeCacheOnCompilation", "-XX:+PrintCodeCache", "-XX:+PrintCompilation"]
+        return flags + (["-XX:+LogCompilation"] if level == "detailed" else [])
     selection = UNIFIED_JIT_SELECTION if major >= 11 else UNIFIED_JIT_SELECTION_9
     flags = [xlog_file_option(selection, jit_log, UNIFIED_JIT_DECORATORS) + ":filecount=0"]
     if level == "detailed":
