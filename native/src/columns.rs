@@ -134,6 +134,8 @@ pub struct Columns {
     pub sizes: [Vec<i64>; 12],
     /// OpenJ9's large object area and allocation request (EXTRA_COLUMNS): null unless set on a row.
     pub extra: [Vec<i64>; 4],
+    /// CPU times the log prints for an event (CPU_COLUMNS): null unless set on a row.
+    pub cpu: [Vec<f64>; 3],
     pub source: Vec<i32>,
     /// Row number of the first row held: rows before it were handed to a streaming summary and dropped.
     pub base: usize,
@@ -168,6 +170,10 @@ pub const EXTRA_COLUMNS: [&str; 4] = [
     "loa_capacity_bytes",
     "request_bytes",
 ];
+/// The CPU times a HotSpot log prints for a collection or phase, as printed (`[Times: user=0.04 sys=0.02,
+/// real=0.04 secs]`, `GC(5) User=0.01s Sys=0.00s Real=0.01s`): set on a row after it is pushed.
+pub const CPU_COLUMNS: [&str; 3] = ["user_ms", "sys_ms", "real_ms"];
+
 pub const LOA_BEFORE: usize = 0;
 pub const LOA_AFTER: usize = 1;
 pub const LOA_CAPACITY: usize = 2;
@@ -219,6 +225,9 @@ impl Columns {
         for col in self.extra.iter_mut() {
             col.push(NULL_I64);
         }
+        for col in self.cpu.iter_mut() {
+            col.push(f64::NAN);
+        }
         self.source.push(source);
         row
     }
@@ -243,6 +252,20 @@ impl Columns {
         }
         if let Some(row) = self.slot(row) {
             self.extra[column][row] = value;
+        }
+    }
+
+    /// Sets the CPU times (user, sys, real in ms; CPU_COLUMNS) of an existing row, unless it has them:
+    /// returns whether they were set.
+    pub fn set_cpu(&mut self, row: usize, times: [f64; 3]) -> bool {
+        match self.slot(row) {
+            Some(row) if self.cpu[0][row].is_nan() => {
+                for (col, v) in self.cpu.iter_mut().zip(times) {
+                    col[row] = v;
+                }
+                true
+            }
+            _ => false,
         }
     }
 
@@ -295,6 +318,9 @@ impl Columns {
         cut(&mut self.duration_ms, n);
         cut(&mut self.ttsp_ms, n);
         for col in self.sizes.iter_mut().chain(self.extra.iter_mut()) {
+            cut(col, n);
+        }
+        for col in self.cpu.iter_mut() {
             cut(col, n);
         }
         cut(&mut self.source, n);

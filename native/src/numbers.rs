@@ -177,6 +177,34 @@ pub fn find_change(s: &[u8]) -> Option<(Change, usize)> {
     None
 }
 
+/// CPU times printed in seconds after their keys, in order (`user=0.04 sys=0.02, real=0.04 secs` with
+/// `[b"user=", b"sys=", b"real="]`; `User=0.01s Sys=0.00s Real=0.01s`): [user, sys, real] in milliseconds,
+/// rounded to the microsecond (the log prints hundredths of a second). None unless all three are there.
+pub fn parse_cpu_times(s: &[u8], keys: [&[u8]; 3]) -> Option<[f64; 3]> {
+    let mut out = [0.0; 3];
+    let mut at = 0;
+    for (v, key) in out.iter_mut().zip(keys) {
+        // Each key follows the previous figure after its unit and separators (`, `, `s `): look there
+        // first, and search only when the text is laid out otherwise.
+        while s
+            .get(at)
+            .is_some_and(|c| matches!(c, b' ' | b':' | b',' | b's'))
+            && !s[at..].starts_with(key)
+        {
+            at += 1;
+        }
+        let k = if s[at..].starts_with(key) {
+            at + key.len()
+        } else {
+            at + find_short(&s[at..], key)? + key.len()
+        };
+        let (secs, n) = parse_decimal(&s[k..])?;
+        *v = (secs * 1e6).round() / 1e3;
+        at = k + n;
+    }
+    Some(out)
+}
+
 /// Parses a duration token ending in `ms`, `s`, `us` or `ns` at the start of `s`, in milliseconds.
 pub fn parse_duration_ms(s: &[u8]) -> Option<(f64, usize)> {
     let (v, i) = parse_decimal(s)?;
@@ -232,6 +260,30 @@ pub fn trim(s: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cpu_times_in_both_notations() {
+        let legacy = [&b"user="[..], b"sys=", b"real="];
+        assert_eq!(
+            parse_cpu_times(b": user=0.04 sys=0.02, real=0.04 secs", legacy),
+            Some([40.0, 20.0, 40.0])
+        );
+        // A JDK 7 log of a machine with a comma as decimal separator.
+        assert_eq!(
+            parse_cpu_times(b": user=0,25 sys=0,05, real=0,08 secs", legacy),
+            Some([250.0, 50.0, 80.0])
+        );
+        let unified = [&b"User="[..], b"Sys=", b"Real="];
+        assert_eq!(
+            parse_cpu_times(b"User=1.23s Sys=0.00s Real=0.41s", unified),
+            Some([1230.0, 0.0, 410.0])
+        );
+        assert_eq!(parse_cpu_times(b"User=0.01s Sys=", unified), None);
+        assert_eq!(
+            parse_cpu_times(b": user= sys=0.02, real=0.04 secs", legacy),
+            None
+        );
+    }
 
     #[test]
     fn sizes() {

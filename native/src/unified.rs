@@ -5,8 +5,8 @@ use crate::columns::{Event, Space, CAT_CONCURRENT, CAT_CYCLE, CAT_PAUSE, CAT_SAF
 use crate::diagnostics::LineClass;
 use crate::names;
 use crate::numbers::{
-    find_change, find_short, parse_change, parse_decimal, parse_duration_ms, parse_int, parse_size,
-    split_last_token, trim, Change,
+    find_change, find_short, parse_change, parse_cpu_times, parse_decimal, parse_duration_ms,
+    parse_int, parse_size, split_last_token, trim, Change,
 };
 use crate::parser::Parser;
 
@@ -440,9 +440,12 @@ impl Parser {
         // Most lines of a gc* log are phase details: leave quickly unless the first letter can match.
         if !matches!(
             body.first(),
-            Some(b'D' | b'T' | b'P' | b'C' | b'M' | b'E' | b'S' | b'O' | b'H' | b'A')
+            Some(b'D' | b'T' | b'P' | b'C' | b'M' | b'E' | b'S' | b'O' | b'H' | b'A' | b'U')
         ) {
             return None;
+        }
+        if body.starts_with(b"User=") {
+            return Some(self.unified_cpu(id, body));
         }
         for (prefix, space, collector) in SPACES {
             if let Some(rest) = body.strip_prefix(*prefix) {
@@ -473,6 +476,27 @@ impl Parser {
 }
 
 impl Parser {
+    /// `gc,cpu`: `GC(5) User=0.01s Sys=0.00s Real=0.01s`, printed right after the event it measures: the
+    /// CPU times of the GC id's last row (a pause; a CMS concurrent phase in JDK 9-13). Matched when they
+    /// complete a row; a second line for a row that has its times (or one for an id without a row) is
+    /// left alone.
+    fn unified_cpu(&mut self, id: i64, body: &[u8]) -> LineClass {
+        let Some(times) = parse_cpu_times(body, [b"User=", b"Sys=", b"Real="]) else {
+            return LineClass::Ignored;
+        };
+        let cols = &self.cols;
+        let same_gc = |r: usize| r >= cols.base && cols.gc_id[r - cols.base] == id;
+        match self
+            .pending
+            .get(&id)
+            .and_then(|p| p.row)
+            .filter(|&r| same_gc(r))
+        {
+            Some(row) if self.cols.set_cpu(row, times) => LineClass::Matched,
+            _ => LineClass::Ignored,
+        }
+    }
+
     /// A failure printed on a line of its own (`GC(3) To-space exhausted`) joins the phase of its GC:
     /// "Pause Young (To-space exhausted)", whether the GC's own line came before or comes after.
     fn mark_phase(&mut self, id: i64, suffix: &'static [u8]) {
@@ -738,6 +762,86 @@ mod tests {
         assert_eq!(r[0].pause_ms, 0.0);
         assert!((r[1].duration_ms - 0.6801).abs() < 1e-9);
         assert_eq!(r[1].gc_id, i64::MIN);
+    }
+
+    /// (kind, user_ms, sys_ms, real_ms) of every row; NaN where null.
+    fn cpu(p: &Parser) -> Vec<(String, f64, f64, f64)> {
+        let c = &p.cols;
+        (0..c.len())
+            .map(|i| {
+                let kind = c.kinds.values[c.kind[i] as usize - 1].clone();
+                (kind, c.cpu[0][i], c.cpu[1][i], c.cpu[2][i])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn cpu_times_go_on_the_last_row_of_their_gc_id() {
+        // gcviewer unified-jvm-logging/sample-ujl-cms-gc-all,safepoint,os+cpu.txt lines 13-14 and 34-49
+        // (JDK 9-13 CMS: a young GC with sys above user; concurrent phases print their times too)
+        let text = "[0.295s][info][gc           ] GC(1) Pause Young (Allocation Failure) 79M->48M(150M) 5.628ms\n\
+            [0.295s][info][gc,cpu       ] GC(1) User=0.00s Sys=0.05s Real=0.01s\n\
+            [0.310s][info][gc           ] GC(3) Pause Initial Mark 91M->91M(150M) 0.165ms\n\
+            [0.310s][info][gc,cpu       ] GC(3) User=0.00s Sys=0.00s Real=0.00s\n\
+            [0.310s][info][gc           ] GC(3) Concurrent Mark\n\
+            [0.313s][info][gc           ] GC(3) Concurrent Mark 2.667ms\n\
+            [0.313s][info][gc,cpu       ] GC(3) User=0.03s Sys=0.00s Real=0.00s\n\
+            [0.314s][info][gc           ] GC(3) Pause Remark 130M->130M(150M) 0.908ms\n\
+            [0.314s][info][gc,cpu       ] GC(3) User=0.00s Sys=0.01s Real=0.00s\n";
+        let (p, _) = rows(text);
+        assert_eq!(
+            cpu(&p),
+            [
+                ("young".to_string(), 0.0, 50.0, 10.0),
+                ("initial-mark".to_string(), 0.0, 0.0, 0.0),
+                ("concurrent-mark".to_string(), 30.0, 0.0, 0.0),
+                ("remark".to_string(), 0.0, 10.0, 0.0),
+            ]
+        );
+        assert_eq!(p.diag.lines_matched, 9 - 1); // the phase's start line carries nothing
+    }
+
+    #[test]
+    fn g1_remark_and_cleanup_each_get_their_own_times() {
+        // gcviewer unified-jvm-logging/sample-ujl-jdk17-full-concurrent-cycle-g1-gc-all-safepont,os-cpu.txt:
+        // GC(5)'s remark and cleanup, a young GC(10) between them
+        let text = "[2022-01-29T16:34:51.683+0000][275ms][info][gc          ] GC(5) Pause Remark 46M->46M(138M) 1.314ms\n\
+            [2022-01-29T16:34:51.684+0000][275ms][info][gc,cpu      ] GC(5) User=0.00s Sys=0.01s Real=0.00s\n\
+            [2022-01-29T16:34:51.699+0000][291ms][info][gc          ] GC(10) Pause Young (Normal) (G1 Evacuation Pause) 56M->56M(138M) 13.221ms\n\
+            [2022-01-29T16:34:51.700+0000][291ms][info][gc,cpu      ] GC(10) User=0.00s Sys=0.01s Real=0.01s\n\
+            [2022-01-29T16:34:51.702+0000][293ms][info][gc          ] GC(5) Pause Cleanup 67M->67M(138M) 0.371ms\n\
+            [2022-01-29T16:34:51.702+0000][293ms][info][gc,cpu      ] GC(5) User=0.00s Sys=0.00s Real=0.00s\n";
+        let (p, _) = rows(text);
+        let c = cpu(&p);
+        assert_eq!(
+            c.iter().map(|r| (r.0.as_str(), r.2)).collect::<Vec<_>>(),
+            [("remark", 10.0), ("young", 10.0), ("cleanup", 0.0)]
+        );
+        assert_eq!((c[1].1, c[1].3), (0.0, 10.0));
+    }
+
+    #[test]
+    fn a_full_gc_inside_a_young_one_has_no_times_of_its_own() {
+        // gctoolkit-testdata unified/cms/gc.log.gz lines 2563-2587 (JDK 9-13 CMS): the promotion failure's
+        // full GC(309) prints no gc,cpu line; GC(308)'s covers both. The abortable preclean of GC(304)
+        // ends in between, with its own.
+        let text = "[1.015s][info ][gc,start     ] GC(308) Pause Young (Allocation Failure)\n\
+            [1.017s][info ][gc,promotion ] Promotion failed\n\
+            [1.017s][info ][gc,start     ] GC(309) Pause Full (Allocation Failure)\n\
+            [1.017s][info ][gc           ] GC(304) Concurrent Abortable Preclean 10.567ms\n\
+            [1.017s][info ][gc,cpu       ] GC(304) User=0.04s Sys=0.00s Real=0.01s\n\
+            [1.022s][info ][gc             ] GC(309) Pause Full (Allocation Failure) 60M->3M(61M) 4.853ms\n\
+            [1.022s][info ][gc             ] GC(308) Pause Young (Allocation Failure) 60M->3M(61M) 7.425ms\n\
+            [1.022s][info ][gc,cpu         ] GC(308) User=0.02s Sys=0.00s Real=0.00s\n";
+        let (p, _) = rows(text);
+        let c = cpu(&p);
+        assert_eq!(
+            c[0],
+            ("concurrent-abortable-preclean".to_string(), 40.0, 0.0, 10.0)
+        );
+        assert_eq!(c[1].0, "full");
+        assert!(c[1].1.is_nan() && c[1].2.is_nan() && c[1].3.is_nan());
+        assert_eq!(c[2], ("young".to_string(), 20.0, 0.0, 0.0));
     }
 
     #[test]

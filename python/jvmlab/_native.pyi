@@ -8,8 +8,10 @@ def parse_logs(sources: list[tuple[str, str | None]]) -> dict[str, Any]:
     unified logging) or OpenJ9 / IBM J9 verbose GC XML, detected from the log's lines.
 
     Returns {"columns": {name: numpy array}, "categories": {column: [values]},
-    "diagnostics": {...}, "format": {...}}. Categorical columns hold codes, 0 meaning null and
-    code k meaning categories[column][k - 1]. Nullable integers use the minimum int64, floats NaN.
+    "diagnostics": {...}, "format": {...}}. The columns are those of docs/event-table.md (`wall_ms` for
+    `wall_time`; the CPU times `user_ms`, `sys_ms`, `real_ms` among them). Categorical columns hold codes,
+    0 meaning null and code k meaning categories[column][k - 1]. Nullable integers use the minimum int64,
+    floats NaN.
     Raises OSError naming the file when it cannot be read.
     """
 

@@ -68,7 +68,8 @@ impl Parser {
                 }
                 _ => LineClass::UnknownGc,
             },
-            b"Times" | b"G1Ergonomics" => LineClass::Ignored,
+            b"Times" => self.legacy_times(rest),
+            b"G1Ergonomics" => LineClass::Ignored,
             b"" => self.legacy_g1_heap_detail(rest),
             _ if is_concurrent_title(title) => self.legacy_concurrent(title, rest, st),
             _ if title.starts_with(b"Pause") || title.starts_with(b"Concurrent") => {
@@ -134,6 +135,8 @@ impl Parser {
         }
         let mut cms_phase: Option<&[u8]> = None;
         let mut inner_pause_ms = 0.0;
+        // A collection printed inside this one was just read: a `[Times: ...]` next is its own.
+        let mut inner_times = false;
         let children = (idx + 1..nodes.len()).filter(|&j| nodes[j].parent == idx);
         for j in children {
             let own = own_text(buf, nodes, j);
@@ -164,6 +167,7 @@ impl Parser {
                 // -XX:+CMSScavengeBeforeRemark: a young collection inside the remark's pause.
                 let cst = stamp_before(&buf[text_start_before(buf, nodes[j].open)..nodes[j].open]);
                 self.legacy.last_pause_ms = 0.0;
+                self.legacy.times_row = None;
                 self.legacy_collection(
                     buf,
                     nodes,
@@ -173,6 +177,14 @@ impl Parser {
                     &cst,
                 );
                 inner_pause_ms += self.legacy.last_pause_ms;
+                inner_times = true;
+                continue;
+            }
+            if ctitle == b"Times" {
+                // The CPU times of the collection printed inside this one (CMS's scavenge before remark).
+                if std::mem::take(&mut inner_times) {
+                    self.legacy_times(crest);
+                }
                 continue;
             }
             let Some(space) = space_of(ctitle) else {
@@ -281,7 +293,7 @@ impl Parser {
         e.pause_ms = pause;
         e.duration_ms = printed;
         e.set_heap(heap);
-        let row = self.push_event(e);
+        let row = self.push_record_row(e);
         self.legacy.last_row = Some(row);
         self.legacy.last_g1_row = Some(row); // a G1 Full GC is completed by an [Eden: ...] line
         self.legacy.last_pause_ms = pause;
@@ -323,9 +335,9 @@ impl Parser {
         e.pause_ms = young_ms;
         e.duration_ms = printed;
         e.set_heap(heap.map(|h| Change { after: None, ..h }));
-        let row = self.push_event(e);
+        let young_row = self.push_record_row(e);
         if let Some(c) = &fallback.young_change {
-            self.cols.set_space(row, Space::Young, c);
+            self.cols.set_space(young_row, Space::Young, c);
         }
         let full_phase = phase_of(title, modifiers);
         let old_st = fallback.old_at.unwrap_or(*st);
@@ -352,8 +364,11 @@ impl Parser {
         e.pause_ms = printed - young_ms;
         e.duration_ms = printed - young_ms;
         e.set_heap(heap);
-        let row = self.push_event(e);
+        let row = self.push_record_row(e);
         self.legacy.last_row = Some(row);
+        // The record's `[Times: ...]` covers both: it goes on the young row, the record's first, whose
+        // `duration_ms` is the record's time (as JDK 9+ logs print the outer collection's).
+        self.legacy.times_row = Some(young_row);
         self.legacy.last_pause_ms = printed;
         self.legacy.mark_pending = false; // a full collection ends the concurrent cycle
         for (space, c) in spaces.as_slice() {

@@ -25,7 +25,7 @@ impl Parser {
             e.gc_id = id;
             e.phase = title;
             e.duration_ms = 0.0;
-            self.push_event(e);
+            self.push_record_row(e);
             return LineClass::Matched;
         }
         if name.ends_with(b"-start")
@@ -67,7 +67,7 @@ impl Parser {
         e.gc_id = id;
         e.phase = title;
         e.duration_ms = ms;
-        self.push_event(e);
+        self.push_record_row(e);
         LineClass::Matched
     }
 
@@ -126,7 +126,7 @@ impl Parser {
             e.pause_ms = ms;
         }
         e.set_heap(heap);
-        let row = self.push_event(e);
+        let row = self.push_record_row(e);
         if category == CAT_PAUSE {
             self.legacy.last_row = Some(row);
         }

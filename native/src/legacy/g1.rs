@@ -61,7 +61,7 @@ impl Parser {
         e.pause_ms = pause;
         e.duration_ms = pause;
         e.set_heap(find_change(body).map(|(c, _)| c));
-        let row = self.push_event(e);
+        let row = self.push_record_row(e);
         self.legacy.last_g1_row = Some(row);
         self.legacy.last_row = Some(row);
         LineClass::Matched
@@ -86,7 +86,7 @@ impl Parser {
         e.pause_ms = pause;
         e.duration_ms = pause;
         e.set_heap(find_change(rest).map(|(c, _)| c));
-        let row = self.push_event(e);
+        let row = self.push_record_row(e);
         self.legacy.last_g1_row = Some(row);
         self.legacy.last_row = Some(row);
         LineClass::Matched

@@ -14,8 +14,9 @@ mod record;
 #[cfg(test)]
 mod tests;
 
+use crate::columns::Event;
 use crate::diagnostics::LineClass;
-use crate::numbers::{find_change, find_short, trim_start};
+use crate::numbers::{find_change, find_short, parse_cpu_times, trim_start};
 use crate::parser::Parser;
 use record::{
     build_tree, canonical_title_len, is_concurrent_title, is_record_title, last_duration_ms,
@@ -35,6 +36,8 @@ pub struct LegacyState {
     last_g1_row: Option<usize>,
     /// The last pause row, which a later `, [Metaspace: ...]` line completes.
     last_row: Option<usize>,
+    /// The row of the record just read, which a `[Times: ...]` after it completes (taken by the first).
+    times_row: Option<usize>,
     /// GC id of the CMS / G1 concurrent cycle in progress (for logs without ids).
     cycle_id: Option<i64>,
     /// A CMS initial mark awaits its remark (to tell the two apart in logs without details).
@@ -151,8 +154,12 @@ impl Parser {
             };
         };
         if t.first() == Some(&b'[') && !line[open + 1..].starts_with(b"Eden:") && line[0] == b' ' {
-            // Indented "   [Parallel Time: ...]" detail lines of G1 and ParallelOld phase output.
-            if !is_record_title(&line[open + 1..]) || line[open + 1..].starts_with(b"Times:") {
+            // Indented "   [Parallel Time: ...]" detail lines of G1 and ParallelOld phase output, and the
+            // " [Times: ...]" that ends a G1 pause's details.
+            if let Some(times) = line[open + 1..].strip_prefix(b"Times") {
+                return self.legacy_times(times);
+            }
+            if !is_record_title(&line[open + 1..]) {
                 return LineClass::Ignored;
             }
         }
@@ -447,13 +454,46 @@ impl Parser {
                 break;
             }
             if is_concurrent_title(&buf[nodes[j].open + 1..]) {
-                class = merge(class, self.legacy_concurrent_node(buf, nodes, j));
+                let c = self.legacy_concurrent_node(buf, nodes, j);
+                class = merge(class, c);
+                // Its `[Times: ...]`, printed right after it inside this record.
+                let next = nodes[j + 1..].iter().find(|n| n.open > nodes[j].close);
+                if let Some(n) =
+                    next.filter(|n| c == LineClass::Matched && n.parent == nodes[j].parent)
+                {
+                    if let Some(times) = buf[n.open + 1..n.close].strip_prefix(b"Times") {
+                        self.legacy_times(times);
+                    }
+                }
             }
         }
         let own = own_text(buf, nodes, idx);
         let tl = canonical_title_len(&own);
         let c = self.legacy_event(buf, nodes, idx, &own[..tl], &own[tl..], &st);
+        if c == LineClass::UnknownGc {
+            // A record not understood: a `[Times: ...]` after it is its own, never an earlier record's.
+            self.legacy.times_row = None;
+        }
         merge(class, c)
+    }
+
+    /// Appends the row of a record; a `[Times: ...]` right after the record belongs to it.
+    fn push_record_row(&mut self, e: Event) -> usize {
+        let row = self.push_event(e);
+        self.legacy.times_row = Some(row);
+        row
+    }
+
+    /// `[Times: user=0.04 sys=0.02, real=0.04 secs]` (text after `Times`): the CPU times of the record just
+    /// read, on its row (`user_ms`, `sys_ms`, `real_ms`). Matched when they complete a row.
+    fn legacy_times(&mut self, rest: &[u8]) -> LineClass {
+        let Some(times) = parse_cpu_times(rest, [b"user=", b"sys=", b"real="]) else {
+            return LineClass::Ignored;
+        };
+        match self.legacy.times_row.take() {
+            Some(row) if self.cols.set_cpu(row, times) => LineClass::Matched,
+            _ => LineClass::Ignored,
+        }
     }
 
     /// A concurrent phase record nested in another record (its own stamp is right before it).

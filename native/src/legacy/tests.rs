@@ -332,3 +332,110 @@ fn parallel_gc_dash_dash_is_a_promotion_failure() {
     assert_eq!(kinds(&p), ["young", "full"]);
     assert_eq!(phases(&p), ["GC-- (promotion failed)", "Full GC"]);
 }
+
+/// (user_ms, sys_ms, real_ms) of every row, None where null.
+fn cpu(p: &Parser) -> Vec<Option<(f64, f64, f64)>> {
+    let c = &p.cols.cpu;
+    (0..p.cols.len())
+        .map(|i| (!c[0][i].is_nan()).then(|| (c[0][i], c[1][i], c[2][i])))
+        .collect()
+}
+
+#[test]
+fn times_go_on_the_row_of_the_record_they_follow() {
+    // gcviewer SampleSun1_6_0CMS.txt lines 1, 6-8 and 12-13: a ParNew with sys above user, an initial mark,
+    // a concurrent phase, and a full collection whose record holds a concurrent phase with its own times
+    let p = parse(
+        "0.294: [GC 0.294: [ParNew: 104960K->13042K(118016K), 0.0284337 secs] 104960K->34501K(249088K), 0.0285898 secs] [Times: user=0.01 sys=0.09, real=0.03 secs] \n\
+         0.708: [GC [1 CMS-initial-mark: 91890K(131072K)] 109176K(249088K), 0.0004006 secs] [Times: user=0.00 sys=0.00, real=0.00 secs] \n\
+         0.708: [CMS-concurrent-mark-start]\n\
+         0.714: [CMS-concurrent-mark: 0.006/0.006 secs] [Times: user=0.00 sys=0.00, real=0.01 secs] \n\
+         0.769: [GC 0.769: [ParNew: 118006K->118006K(118016K), 0.0000176 secs]0.769: [CMS0.769: [CMS-concurrent-abortable-preclean: 0.001/0.055 secs] [Times: user=0.02 sys=0.00, real=0.06 secs] \n\
+          (concurrent mode failure): 91890K->20323K(131072K), 0.0186232 secs] 209896K->20323K(249088K), [CMS Perm : 2561K->2560K(21248K)], 0.0187293 secs] [Times: user=0.01 sys=0.00, real=0.02 secs] \n",
+    );
+    assert_eq!(
+        kinds(&p),
+        [
+            "young",
+            "initial-mark",
+            "concurrent-mark",
+            "concurrent-abortable-preclean",
+            "full"
+        ]
+    );
+    assert_eq!(
+        cpu(&p),
+        [
+            Some((10.0, 90.0, 30.0)),
+            Some((0.0, 0.0, 0.0)),
+            Some((0.0, 0.0, 10.0)),
+            Some((20.0, 0.0, 60.0)),
+            Some((10.0, 0.0, 20.0)),
+        ]
+    );
+    assert_eq!(p.diag.lines_unknown, 0);
+}
+
+#[test]
+fn g1_times_end_the_details_of_their_pause() {
+    // gcviewer SampleSun1_8_0G1SystemGcYoung.txt (8u), cut to its first and last detail lines: the
+    // `[GC Worker Start ...` lines in between are no record of their own
+    let p = parse(
+        "2661.447: [GC pause (System.gc()) (young) (initial-mark)\n\
+         Desired survivor size 826277888 bytes, new threshold 15 (max 15)\n\
+         - age   1:    3836312 bytes,    3836312 total\n\
+         , 0.2124664 secs]\n   [Parallel Time: 150.8 ms, GC Workers: 8]\n\
+         \x20     [GC Worker Start (ms): Min: 2661451.7, Avg: 2661451.9, Max: 2661452.2, Diff: 0.5]\n\
+         \x20     [Free CSet: 2.3 ms]\n\
+         \x20  [Eden: 8944.0M(12.1G)->0.0B(12.1G) Survivors: 144.0M->376.0M Heap: 22.7G(30.0G)->14.2G(30.0G)]\n\
+         \x20[Times: user=1.13 sys=0.10, real=0.21 secs] \n",
+    );
+    assert_eq!(kinds(&p), ["young"]);
+    assert_eq!(cpu(&p), [Some((1130.0, 100.0, 210.0))]);
+}
+
+#[test]
+fn times_of_a_promotion_failure_go_on_its_young_row() {
+    // gctoolkit-testdata preunified/cms/parnew/details/1073_1.log line 462 (JDK 6): one record, one
+    // `[Times: ...]` for the young collection and the full one it fell back to, on the young row
+    // (whose duration_ms is the record's)
+    let p = parse(
+        "40120.808: [GC 40120.808: [ParNew (promotion failed): 235968K->235968K(235968K), 0.1925261 secs]40121.001: [CMS: 594557K->338805K(786432K), 2.9227500 secs] 784846K->338805K(1022400K), [CMS Perm : 22756K->22755K(37944K)], 3.1155474 secs] [Times: user=3.34 sys=0.00, real=3.11 secs] \n",
+    );
+    assert_eq!(kinds(&p), ["young", "full"]);
+    assert_eq!(cpu(&p), [Some((3340.0, 0.0, 3110.0)), None]);
+    assert_eq!(p.cols.duration_ms[0], 3115.5474);
+}
+
+#[test]
+fn times_of_a_scavenge_before_remark_stay_with_it() {
+    // gctoolkit-testdata preunified/cms/parnew/details/scavangeBeforeRemark.log lines 27-28 (8u65)
+    let p = parse(
+        "2016-03-22T09:38:15.010-0100: 27.502: [GC (CMS Final Remark) [YG occupancy: 56903 K (78656 K)]2016-03-22T09:38:15.010-0100: 27.502: [GC (CMS Final Remark) 2016-03-22T09:38:15.010-0100: 27.502: [ParNew: 56903K->8704K(78656K), 0.0149706 secs] 145234K->100206K(253440K), 0.0150024 secs] [Times: user=0.11 sys=0.00, real=0.01 secs] \n\
+         2016-03-22T09:38:15.025-0100: 27.517: [Rescan (parallel) , 0.0106498 secs]2016-03-22T09:38:15.035-0100: 27.527: [weak refs processing, 0.0001070 secs]2016-03-22T09:38:15.036-0100: 27.527: [class unloading, 0.0017502 secs]2016-03-22T09:38:15.037-0100: 27.529: [scrub symbol table, 0.0009356 secs]2016-03-22T09:38:15.038-0100: 27.530: [scrub string table, 0.0002072 secs][1 CMS-remark: 91502K(174784K)] 100206K(253440K), 0.0290615 secs] [Times: user=0.20 sys=0.00, real=0.02 secs] \n",
+    );
+    assert_eq!(kinds(&p), ["young", "remark"]);
+    assert_eq!(
+        cpu(&p),
+        [Some((110.0, 0.0, 10.0)), Some((200.0, 0.0, 20.0))]
+    );
+}
+
+#[test]
+fn times_with_a_decimal_comma() {
+    // gctoolkit-testdata preunified/ps/details/gc_23am_18users_ok.log line 10 (a JVM in a locale with ',')
+    let p = parse(
+        "3,335: [GC [PSYoungGen: 786432K->122819K(917504K)] 786432K->122819K(3014656K), 0,0803980 secs] [Times: user=0,25 sys=0,05, real=0,08 secs] \n",
+    );
+    assert_eq!(cpu(&p), [Some((250.0, 50.0, 80.0))]);
+}
+
+#[test]
+fn a_record_without_times_leaves_them_null() {
+    // gcviewer SampleSun1_5_0PromotionFailure.txt lines 4-5: -XX:+PrintGCDetails of JDK 5 prints no times
+    let p = parse(
+        "429.344: [GC-- [PSYoungGen: 876977K->876977K(876992K)] 2335451K->2412975K(2412992K), 0.7651430 secs]\n\
+         430.109: [Full GC [PSYoungGen: 876977K->0K(876992K)] [PSOldGen: 1535997K->960990K(1536000K)] 2412975K->960990K(2412992K) [PSPermGen: 67657K->67657K(67712K)], 6.7396390 secs]\n",
+    );
+    assert_eq!(cpu(&p), [None, None]);
+}

@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::columns::{EXTRA_COLUMNS, SIZE_COLUMNS};
+use crate::columns::{CPU_COLUMNS, EXTRA_COLUMNS, SIZE_COLUMNS};
 use crate::decorators::DECORATOR_NAMES;
 use crate::parser::{Parser, Stream};
 use crate::summary::{Rows, Stat, Summary, CYCLE_RATE_KINDS, MAXIMA, RATE_KINDS};
@@ -263,6 +263,9 @@ fn to_python(py: Python<'_>, p: Parser) -> PyResult<Py<PyDict>> {
     cols.set_item("pause_ms", c.pause_ms.into_pyarray(py))?;
     cols.set_item("duration_ms", c.duration_ms.into_pyarray(py))?;
     cols.set_item("ttsp_ms", c.ttsp_ms.into_pyarray(py))?;
+    for (name, col) in CPU_COLUMNS.iter().zip(c.cpu) {
+        cols.set_item(*name, col.into_pyarray(py))?;
+    }
     for (name, col) in SIZE_COLUMNS.iter().zip(c.sizes) {
         cols.set_item(*name, col.into_pyarray(py))?;
     }

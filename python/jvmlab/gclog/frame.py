@@ -11,11 +11,11 @@ _NULL_I64 = np.iinfo(np.int64).min
 CATEGORICAL = ("collector", "category", "kind", "phase", "cause")
 COLUMN_ORDER = (
     "uptime_s", "wall_time", "gc_id", "collector", "category", "kind", "phase", "cause", "pause_ms",
-    "duration_ms", "ttsp_ms", "heap_before_bytes", "heap_after_bytes", "heap_capacity_bytes",
-    "young_before_bytes", "young_after_bytes", "young_capacity_bytes", "old_before_bytes",
-    "old_after_bytes", "old_capacity_bytes", "metaspace_before_bytes", "metaspace_after_bytes",
-    "metaspace_capacity_bytes", "loa_before_bytes", "loa_after_bytes", "loa_capacity_bytes", "request_bytes",
-    "source",
+    "duration_ms", "ttsp_ms", "user_ms", "sys_ms", "real_ms", "heap_before_bytes", "heap_after_bytes",
+    "heap_capacity_bytes", "young_before_bytes", "young_after_bytes", "young_capacity_bytes",
+    "old_before_bytes", "old_after_bytes", "old_capacity_bytes", "metaspace_before_bytes",
+    "metaspace_after_bytes", "metaspace_capacity_bytes", "loa_before_bytes", "loa_after_bytes",
+    "loa_capacity_bytes", "request_bytes", "source",
 )  # fmt: skip
 
 
