@@ -55,10 +55,12 @@ def proving_line(
     window: tuple[float, float] | None,
     excerpts: list[str],
     longest_ms: float | None = None,
+    first: list[re.Pattern[str]] | None = None,
 ) -> str:
-    """The line of the longest pause the finding names, else the first line naming its first GC id or start
-    time, or an option of its excerpts."""
-    needles: list[re.Pattern[str]] = pause_needles(longest_ms) if longest_ms else []
+    """The line `first` finds, else the line of the longest pause the finding names, else the first line
+    naming its first GC id or start time, or an option of its excerpts."""
+    needles: list[re.Pattern[str]] = list(first or [])
+    needles += pause_needles(longest_ms) if longest_ms else []
     if gc_ids:
         needles += [re.compile(rf"GC\({gc_ids[0]}\)"), re.compile(rf'\bid="{gc_ids[0]}"')]
     if window is not None:
@@ -96,6 +98,23 @@ def longest(f) -> float | None:
     return float(value) if f.id == "long-gc-pause" and value else None
 
 
+def worst_times(f) -> list[re.Pattern[str]]:
+    """The CPU times of the worst pause a finding about system time names, as the log prints them:
+    `user=0.06 sys=0.99, real=5.00 secs` (JDK 8, maybe with decimal commas) or `User=0.06s Sys=0.99s
+    Real=5.00s` (JDK 9+)."""
+    figures = f.evidence.figures
+    if f.id != "gc-sys-time-high" or "worst_sys_ms" not in figures:
+        return []
+    user, sys_, real = (
+        f"{figures[k] / 1000:.2f}".replace(".", "[.,]")
+        for k in ("worst_user_ms", "worst_sys_ms", "worst_real_ms")
+    )
+    return [
+        re.compile(rf"user={user} sys={sys_}, real={real} secs"),
+        re.compile(rf"User={user}s Sys={sys_}s Real={real}s"),
+    ]
+
+
 # Why a reviewer accepts each rule's warning on a log's own lines (the rules' figures were checked against
 # the cited lines and the logs rule by rule; a rule whose finding did not hold on a log was fixed instead).
 REASONS = {
@@ -128,6 +147,8 @@ REASONS = {
     "heap-exceeds-memory": "the JVM's start-up report gives a maximum heap as large as the machine's memory",
     "flag-ignored": "the JVM that wrote the log ran with options it ignores (an OpenJ9 JVM takes HotSpot's "
     "-XX: options and does nothing with them): the tuning they stand for is not in force",
+    "gc-sys-time-high": "the cited `[Times: ...]` / `gc,cpu` line shows a pause with more system than user "
+    "CPU time, and a tenth or more of the log's pauses with 50 ms or more of CPU time show it",
     "log-rotation-too-small": "the command line's GCLogFileSize x NumberOfGCLogFiles at the log's own bytes "
     "a second holds less than a day",
 }
@@ -155,7 +176,7 @@ def review() -> dict[str, list[dict[str, str]]]:
                     "severity": f.severity.value,
                     "title": f.title,
                     "line": before.get("line")
-                    or proving_line(lines, ev.gc_ids, ev.window_s, ev.excerpts, longest(f)),
+                    or proving_line(lines, ev.gc_ids, ev.window_s, ev.excerpts, longest(f), worst_times(f)),
                     "why": before.get("why") or REASONS.get(f.id, ""),
                 }
             )

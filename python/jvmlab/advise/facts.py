@@ -27,9 +27,9 @@ _MEMORY_LINE = re.compile(r"physical (\d+)k\((\d+)k free\)(?:, swap (\d+)k\((\d+
 # of a table of a million rows copy a third less (rules/*.py; tests/advise check every rule on real logs).
 RULE_COLUMNS = (
     "uptime_s", "gc_id", "category", "kind", "phase", "cause", "pause_ms", "duration_ms", "ttsp_ms",
-    "heap_after_bytes", "heap_capacity_bytes", "young_capacity_bytes", "metaspace_before_bytes",
-    "metaspace_after_bytes", "metaspace_capacity_bytes", "old_capacity_bytes", "loa_before_bytes",
-    "loa_capacity_bytes", "request_bytes",
+    "user_ms", "sys_ms", "real_ms", "heap_after_bytes", "heap_capacity_bytes", "young_capacity_bytes",
+    "metaspace_before_bytes", "metaspace_after_bytes", "metaspace_capacity_bytes", "old_capacity_bytes",
+    "loa_before_bytes", "loa_capacity_bytes", "request_bytes",
 )  # fmt: skip
 _CPUS = re.compile(r"(\d+) total, (\d+) available")
 _BANNER_JRE = re.compile(r"JRE \((1\.\d+\.\d+[^)]*|\d+[^)]*)\)")

@@ -66,6 +66,18 @@ MIN_OLD_COLLECTIONS_FOR_OCCUPANCY = 3
 LIVE_SET_GROWTH_SHARE = 0.20
 MIN_OLD_COLLECTIONS_FOR_TREND = 5
 
+# System time above user time in pauses (garbagecat's "sys > user"): a collection is CPU work in user mode;
+# a pause that spends more CPU time in the kernel than in the collector waited for the OS (swapping, page
+# faults on memory first touched or compacted for transparent huge pages, writes of the GC log to a slow
+# disk, GC threads competing for too few CPUs). The log prints the times in hundredths of a second, each
+# off by up to one tick (10 ms): a pause is judged when user + sys is 50 ms or more (five ticks, so one tick
+# of error is at most a fifth of it), and counts as sys > user when sys exceeds user by more than one tick
+# (garbagecat also ignores a difference of 0.01 s). A tenth or more of the judged pauses (the resolution of
+# a share over MIN_COLLECTIONS_FOR_SHARE) is a pattern, not one bad moment.
+SYS_TIME_JUDGED_CPU_MS = 50.0
+SYS_TIME_TICK_MS = 10.0
+SYS_OVER_USER_SHARE = 0.10
+
 # Time to safepoint: JFR jdk.SafepointBegin default threshold is 10 ms; above 50 ms a counted loop or a
 # page fault stalls every thread (knowledge rule 20).
 TTSP_INFO_MS = 10.0

@@ -187,3 +187,69 @@ def throughput_collector(f: Facts) -> Outcome:
         effect=("latency_p99_ms", "decrease", "shorter pauses, so a lower latency tail"),
         confidence=Confidence.MEDIUM if latency_load else Confidence.LOW,
     )
+
+
+SYS_TIME_MISSING = (
+    "the log prints no CPU times of pauses (JDK 8: -XX:+PrintGCDetails prints `[Times: ...]`; JDK 9+: "
+    "-Xlog:gc+cpu, part of -Xlog:gc*; ZGC and Shenandoah print none)"
+)
+
+
+@rule(
+    "gc-sys-time-high",
+    "Pauses that spend more CPU time in the kernel than in the collector (sys above user)",
+    family=HOTSPOT,
+)
+def sys_time_high(f: Facts) -> Outcome:
+    timed = f.rows(category="pause").filter(pl.col("user_ms").is_not_null() & pl.col("sys_ms").is_not_null())
+    if timed.is_empty():
+        return not_checked("gc-sys-time-high", SYS_TIME_MISSING)
+    judged = timed.filter(pl.col("user_ms") + pl.col("sys_ms") >= t.SYS_TIME_JUDGED_CPU_MS)
+    short = not_enough(
+        "gc-sys-time-high",
+        len(judged),
+        t.MIN_COLLECTIONS_FOR_SHARE,
+        f"pauses with {t.SYS_TIME_JUDGED_CPU_MS:.0f} ms or more of CPU time",
+    )
+    if short:
+        return short
+    over = judged.filter(pl.col("sys_ms") > pl.col("user_ms") + t.SYS_TIME_TICK_MS)
+    share = len(over) / len(judged)
+    if share < t.SYS_OVER_USER_SHARE:
+        return None
+    over = over.sort(pl.col("sys_ms") - pl.col("user_ms"), descending=True, maintain_order=True)
+    worst = over.row(0, named=True)
+    at = "" if worst["uptime_s"] is None else f" at {worst['uptime_s']:.3f} s"
+    user_s, sys_s, real_s = (worst[c] / 1000 for c in ("user_ms", "sys_ms", "real_ms"))
+    return make(
+        "gc-sys-time-high",
+        by_evidence(Severity.WARNING, len(judged), t.MIN_COLLECTIONS_FOR_SHARE),
+        f"{len(over)} of {len(judged)} pauses spent more CPU time in the kernel than in the collector "
+        f"(worst: sys {sys_s:.2f} s, user {user_s:.2f} s)",
+        "A collection is CPU work in user mode: copying and marking objects. A pause whose system time "
+        "exceeds its user time waited for the operating system instead: the heap's pages swapped out and "
+        "read back, the kernel compacting memory for transparent huge pages on a page fault (THP defrag), "
+        "pages of the heap touched for the first time, writes of the GC log to a slow or remote disk, or "
+        "more GC threads than the CPUs the JVM may use. The pauses last longer than the collection needs, "
+        "and sizing the heap or the generations does not shorten them.",
+        evidence(
+            over,
+            [f"GC id {worst['gc_id']}{at}: user={user_s:.2f} sys={sys_s:.2f}, real={real_s:.2f} secs"],
+            pauses_judged=len(judged),
+            pauses_sys_over_user=len(over),
+            share=share,
+            worst_gc_id=worst["gc_id"],
+            worst_user_ms=worst["user_ms"],
+            worst_sys_ms=worst["sys_ms"],
+            worst_real_ms=worst["real_ms"],
+            judged_from_cpu_ms=t.SYS_TIME_JUDGED_CPU_MS,
+        ),
+        action="Check the machine while it collects: `vmstat 1` (si/so above 0: the JVM swaps; give it "
+        "memory or a smaller heap, and -XX:+AlwaysPreTouch commits the heap at start instead of on first "
+        "touch); `cat /sys/kernel/mm/transparent_hugepage/defrag` (`always` makes page faults compact "
+        "memory: `madvise` or `defer` avoids the stall); the disk the GC log is written to (a local disk; "
+        "JDK 17+ writes it off the pause with -Xlog:async); and -XX:ParallelGCThreads against the CPUs the "
+        "JVM may use (its container's limit): fewer GC threads when they outnumber them.",
+        effect=("pause_p99_ms", "decrease", "pauses with system time below user time"),
+        confidence=Confidence.MEDIUM,
+    )
