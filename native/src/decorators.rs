@@ -49,6 +49,9 @@ pub struct Decorated {
     pub message_at: usize,
     /// Whether the tags decorator says `gc,stats` or similar table output (no events).
     pub stats_tag: bool,
+    /// Whether the tags decorator names a GC tag set beyond plain `gc` (`gc,heap`, `gc,phases`...): the
+    /// log was written with details (`-Xlog:gc*`), not `-Xlog:gc` alone.
+    pub gc_detail_tag: bool,
 }
 
 /// The decorator layout of a line, so that the next lines of the same log can be read without
@@ -98,7 +101,11 @@ impl Layout {
                         d.first_int = d.last_int;
                     }
                 }
-                Kind::Tags => d.stats_tag = is_stats_tag(crate::numbers::trim_end(t)),
+                Kind::Tags => {
+                    let tags = crate::numbers::trim_end(t);
+                    d.stats_tag = is_stats_tag(tags);
+                    d.gc_detail_tag = tags.starts_with(b"gc,");
+                }
                 Kind::Wall => d.wall_ms = Some(parse_iso8601_ms(t)?),
                 Kind::Uptime => {
                     let (v, n) = parse_decimal(t)?;
@@ -231,6 +238,7 @@ fn classify(token: &[u8], d: &mut Decorated, nanos: &mut [Option<i64>; 2]) -> bo
     {
         d.seen |= D_TAGS;
         d.stats_tag = is_stats_tag(t);
+        d.gc_detail_tag = t.starts_with(b"gc,");
         return true;
     }
     // hostname: letters, digits, '-', '.'; must come before pid/tid/level.
@@ -399,6 +407,20 @@ mod tests {
         assert_eq!(d.uptime_s, Some(0.004));
         assert_eq!(&line[d.message_at..], b"Using Serial");
         assert_eq!(d.seen, D_UPTIME | D_LEVEL | D_TAGS);
+    }
+
+    #[test]
+    fn a_gc_tag_set_beyond_plain_gc_means_details() {
+        // -Xlog:gc* (healthy-g1-jdk21.log of tests/advise/logs) against -Xlog:gc (gctoolkit minimal.log)
+        let detailed = b"[0.015s][info][gc,init] Version: 21.0.8+9-LTS (release)";
+        let plain =
+            b"[31.249s][info][gc] GC(0) Pause Young (G1 Evacuation Pause) 24M->11M(256M) 7.965ms";
+        let (d, layout) = parse(detailed).unwrap();
+        assert!(d.gc_detail_tag);
+        assert!(layout.parse(detailed, d.seen).unwrap().gc_detail_tag);
+        let (d, layout) = parse(plain).unwrap();
+        assert!(!d.gc_detail_tag);
+        assert!(!layout.parse(plain, d.seen).unwrap().gc_detail_tag);
     }
 
     #[test]

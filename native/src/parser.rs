@@ -26,6 +26,8 @@ pub struct FormatInfo {
     /// A file of JDK 8's log rotation (`GC log file created ...`): its header is printed again in every file,
     /// so the header does not show the JVM start.
     pub rotated_file: bool,
+    /// A unified log line tagged with more than plain `gc` (`gc,heap`, `gc,phases`...): GC details logged.
+    pub gc_detail_tags: bool,
     pub uptime_from_wall_clock: bool,
     pub gc_ids_from_log: bool,
     pub gc_ids_assigned: bool,
@@ -297,6 +299,7 @@ impl Parser {
             Some(d) => {
                 self.fmt.unified_lines += 1;
                 self.fmt.decorators |= d.seen;
+                self.fmt.gc_detail_tags |= d.gc_detail_tag;
                 self.note_int_decorator(&d);
                 let uptime = d.uptime_s.or_else(|| self.nanos_time(&d)).or(d.mono_s);
                 self.set_line_time(uptime, d.wall_ms, line);

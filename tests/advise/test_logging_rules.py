@@ -90,3 +90,13 @@ def test_details_off_only_where_the_log_shows_it():
     lines = (PRODUCTION / "cms-parnew-fls-jdk8.log").read_text().splitlines()
     header = [line.replace(" -XX:+PrintGCDetails", "") for line in lines if line.startswith("CommandLine")]
     assert header and "PrintGCDetails" not in header[0]
+
+
+def test_a_unified_log_of_the_gc_tag_alone_has_no_details():
+    plain = facts_of_log(PRODUCTION / "g1-xlog-gc-only.log")
+    assert plain.log_details is False
+    found = findings(advise(plain))["gc-details-off"]
+    assert found.recommendation.add_flags == ["-Xlog:gc*,safepoint:file=gc.log:uptime,level,tags"]
+    detailed = facts_of_log(HERE / "logs" / "healthy-g1-jdk21.log", jdk_major=21)
+    assert detailed.log_details is True
+    assert "gc-details-off" not in findings(advise(detailed))

@@ -169,7 +169,8 @@ def test_a_set_refused_together():
     t = judge(["-XX:+UseG1GC", "-XX:+UseParallelGC"], Target("17", 17), observed)
     # the second collector is the one refused, in the JVM's words (jdk/collector_choice.py)
     assert [v.status for v in t.verdicts] == ["ok", "refused"]
-    assert t.verdicts[1].cause == "conflict" and t.verdicts[1].message == "Multiple garbage collectors selected"
+    assert t.verdicts[1].cause == "conflict"
+    assert t.verdicts[1].message == "Multiple garbage collectors selected"
     assert t.refused
 
 

@@ -336,6 +336,7 @@ fn format_to_python<'py>(py: Python<'py>, p: &Parser) -> PyResult<Bound<'py, PyD
     fmt.set_item("last_time_s", f.last_time_s)?;
     fmt.set_item("jvm_start_seen", f.jvm_start_seen && !f.rotated_file)?;
     fmt.set_item("rotated_file", f.rotated_file)?;
+    fmt.set_item("gc_detail_tags", f.gc_detail_tags)?;
     fmt.set_item("uptime_from_wall_clock", f.uptime_from_wall_clock)?;
     fmt.set_item(
         "gc_ids",

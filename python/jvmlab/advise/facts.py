@@ -73,6 +73,9 @@ class Facts:
     # The JDK major of a JVM that ran with `options` (the log's own command line, a running JVM, a trial that
     # started): that JVM accepted them, which outranks any table. None: the options were only given.
     options_ran_on: int | None = None
+    # Whether a unified log was written with GC details (tags beyond plain `gc` seen); None when the log
+    # cannot say (no tags decorator, not a unified log).
+    log_details: bool | None = None
     machine: Machine = field(default_factory=Machine)
     process: ProcessSamples | None = None
     header: Mapping[str, str] = field(default_factory=dict)
@@ -242,6 +245,13 @@ def jdk_of(log: GcLog) -> tuple[int | None, str | None]:
     return None, None
 
 
+def details_of(fmt: Mapping[str, Any]) -> bool | None:
+    """A unified log's GC details: its lines' tags say whether more than `gc` was logged."""
+    if fmt.get("generation") != "unified" or "tags" not in (fmt.get("decorators") or []):
+        return None
+    return bool(fmt.get("gc_detail_tags"))
+
+
 def facts_from_log(
     log: GcLog,
     summary: GcSummary,
@@ -265,6 +275,7 @@ def facts_from_log(
         jdk_major=jdk_major if jdk_major is not None else major,
         jdk_version=version,
         options=command_line_of(log, flags),
+        log_details=details_of(log.format),
         options_ran_on=(major if flags is None else jdk_major if jdk_major is not None else major)
         if ran
         else None,

@@ -75,10 +75,25 @@ def safepoint_logging(f: Facts) -> Outcome:
 
 @rule(
     "gc-details-off",
-    "A JDK 8 log without -XX:+PrintGCDetails: no generation sizes, no phases",
+    "A log without GC details (-XX:+PrintGCDetails; -Xlog:gc* from JDK 9): no generation sizes, no phases",
     family=HOTSPOT,
 )
 def details_off(f: Facts) -> Outcome:
+    if f.collector is None or f.summary.gc_count == 0:
+        return None
+    if f.log_details is False:  # a unified log whose tags show `gc` alone (ZGC's shows not even its pauses)
+        return make(
+            "gc-details-off",
+            Severity.INFO,
+            "the log was written with -Xlog:gc: one line per collection, no details",
+            "The `gc` tag alone prints one line per collection: no phases, no young/old or region counts, "
+            "no metaspace, no CPU times, no to-space exhaustion detail: promotion, premature tenuring, "
+            "the causes inside a long pause and the OS's share of it cannot be measured.",
+            evidence(None, ["every line is tagged [gc]"], collections=f.summary.gc_count),
+            add=["-Xlog:gc*,safepoint:file=gc.log:uptime,level,tags"],
+            action="Log the gc* tag set (every GC tag at info); it costs a few lines per collection.",
+            confidence=Confidence.HIGH,
+        )
     if not is_legacy(f) or f.summary.pause_count == 0:
         return None
     flags = f.summary.format.decorators
