@@ -119,3 +119,76 @@ def test_gc_log_views_do_not_know_experiments():
         if part(target, 2) == "report.experiment" or part(target) == "experiment"
     ]
     assert not wrong
+
+
+def module_graph() -> dict[str, set[str]]:
+    """module -> the jvmlab modules it imports (a `from a import b` of a module b counts as b; imports only
+    for annotations, under `if TYPE_CHECKING:`, do not; a module's imports of its own packages do not)."""
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+
+    def module_of(dotted: str) -> str | None:
+        parts = dotted.split(".")
+        while parts and ".".join(parts) not in modules:
+            parts.pop()
+        return ".".join(parts) if parts else None
+
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        tree = ast.parse(path.read_text())
+        annotations_only = {
+            id(n)
+            for block in ast.walk(tree)
+            if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+            for n in ast.walk(block)
+        }
+        targets: set[str | None] = set()
+        for node in ast.walk(tree):
+            if id(node) in annotations_only:
+                continue
+            if isinstance(node, ast.Import):
+                targets |= {module_of(a.name) for a in node.names if a.name.startswith("jvmlab.")}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("jvmlab"):
+                targets |= {module_of(f"{node.module}.{a.name}") for a in node.names}
+        graph[module] = {
+            t for t in targets if t and t != module and not module.startswith(t + ".") and t != "jvmlab"
+        }
+    return graph
+
+
+def loops(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The groups of nodes that reach each other (strongly connected components of two or more)."""
+    reach = {node: {node} | targets for node, targets in graph.items()}
+    changed = True
+    while changed:  # transitive closure; a few hundred modules
+        changed = False
+        for seen in reach.values():
+            more = set().union(*(reach.get(t, {t}) for t in seen)) - seen
+            if more:
+                seen |= more
+                changed = True
+    groups = {frozenset(n for n in reach[node] if node in reach.get(n, ())) for node in graph}
+    return [set(g) for g in groups if len(g) > 1]
+
+
+def test_no_two_modules_import_each_other_lazily_or_not():
+    found = loops(module_graph())
+    assert not found, "modules that import each other (move the shared piece into a lower module): " + str(
+        [sorted(g) for g in found]
+    )
+
+
+def test_no_two_packages_import_each_other():
+    graph = module_graph()
+    packages: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        packages.setdefault(part(module), set()).update(part(t) for t in targets if part(t) != part(module))
+    found = loops(packages)
+    assert not found, str([sorted(g) for g in found])
+
+
+def test_the_loop_finder_finds_a_loop():
+    assert loops({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
+    assert loops({"a": {"b"}, "b": set()}) == []

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jvmlab.experiment.execution import interrupt
-from jvmlab.experiment.execution.run import FlagVerdict, Runner, make_plan
+from jvmlab.experiment.execution.run import Runner, make_plan
+from jvmlab.experiment.execution.verdict import FlagVerdict
 from jvmlab.experiment.spec import parse_spec
 from jvmlab.experiment.storage import Store
 

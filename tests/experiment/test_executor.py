@@ -13,7 +13,8 @@ import pytest
 
 from jvmlab.errors import JvmLabError, UsageError
 from jvmlab.experiment.analysis.nodes import node_losses, trials_per_node
-from jvmlab.experiment.execution.executor import Executor, Finished, LocalExecutor, TrialJob, make_executor
+from jvmlab.experiment.execution.executor import Executor, Finished, LocalExecutor, TrialJob
+from jvmlab.experiment.execution.executors import make_executor
 from jvmlab.experiment.execution.run import MAX_LOSSES, make_plan
 from jvmlab.experiment.execution.shipping import pack, relocate, unpack
 from jvmlab.experiment.spec import parse_spec

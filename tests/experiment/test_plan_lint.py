@@ -8,7 +8,8 @@ import tomllib
 from pathlib import Path
 
 from jvmlab.experiment.execution.plan_lint import lint_plan
-from jvmlab.experiment.execution.run import FlagVerdict, make_plan
+from jvmlab.experiment.execution.run import make_plan
+from jvmlab.experiment.execution.verdict import FlagVerdict
 from jvmlab.experiment.spec import parse_spec
 from jvmlab.report.flags_view import plan_lint_lines, plan_lint_renderable
 

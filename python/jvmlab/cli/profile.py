@@ -50,9 +50,10 @@ def profile_command(
     picks the event when the trials profiled several): a differential flame graph and the frames whose
     share changed, with a CI over the repetitions."""
     from jvmlab.cli import profile_run
+    from jvmlab.cli.profile_options import ProfileOptions
 
     code = profile_run.run(
-        profile_run.ProfileOptions(
+        ProfileOptions(
             tuple(ctx.args), pid, duration, event, interval, output, top, db, count=tuple(count or ())
         )
     )

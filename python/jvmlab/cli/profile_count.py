@@ -4,17 +4,13 @@ to its exit) or attached to for --duration; printed as a table, written as OUTPU
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 from jvmlab.cli.output import print_renderables
+from jvmlab.cli.profile_options import ProfileOptions, prepare
 from jvmlab.errors import UsageError, write_file
-
-if TYPE_CHECKING:
-    from jvmlab.cli.profile_run import ProfileOptions
 
 
 def run(options: ProfileOptions) -> int:
-    from jvmlab.cli.profile_run import prepare
     from jvmlab.durations import parse_duration
     from jvmlab.jdk.discovery import installed_jdks
     from jvmlab.profile.counting import count_command, count_pid, parse_patterns

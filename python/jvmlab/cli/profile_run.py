@@ -3,35 +3,12 @@ frames shown."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from jvmlab.cli.output import print_renderables
-from jvmlab.errors import InputError, UsageError, os_error_reason
+from jvmlab.cli.profile_options import ProfileOptions, prepare
+from jvmlab.errors import InputError, UsageError
 from jvmlab.profile.model import Profile
-
-
-@dataclass(frozen=True)
-class ProfileOptions:
-    command: tuple[str, ...]
-    pid: int | None
-    duration: str
-    event: str | None  # None: cpu to record; the first stored event to diff
-    interval: str | None
-    output: Path
-    top: int
-    db: str | None = None
-    count: tuple[str, ...] = ()  # --count PATTERN: count these methods' calls instead of sampling
-
-
-def prepare(output: Path) -> Path:
-    try:
-        output.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise InputError(str(output), f"cannot make the output folder: {os_error_reason(e)}") from None
-    collapsed = output / "profile.collapsed"
-    collapsed.unlink(missing_ok=True)
-    return collapsed
 
 
 def profiles_of(ref: str, db: str | None, event: str | None = None) -> list[Profile]:

@@ -24,7 +24,7 @@ from jvmlab.errors import JvmLabError
 from jvmlab.experiment.analysis.nodes import node_losses, trials_per_node
 from jvmlab.experiment.analysis.results import LevelResult, VariantResult, level_results, variant_results
 from jvmlab.experiment.execution import interrupt, jdks
-from jvmlab.experiment.execution.executor import make_executor
+from jvmlab.experiment.execution.executors import make_executor
 from jvmlab.experiment.execution.plan_lint import lint_plan
 from jvmlab.experiment.execution.run import Plan, Runner, make_plan, rejection_error
 from jvmlab.experiment.spec import ExperimentSpec, Metric, load_spec, stored_spec

@@ -54,7 +54,7 @@ class PrintedEvents:
 def run(options: TuneOptions) -> int:
     from jvmlab.cli.run import BarProgress
     from jvmlab.experiment.execution import interrupt, jdks
-    from jvmlab.experiment.execution.executor import make_executor
+    from jvmlab.experiment.execution.executors import make_executor
     from jvmlab.experiment.execution.run import Runner
     from jvmlab.experiment.storage import Store
     from jvmlab.report.tune_view import result_renderables, setup_renderables

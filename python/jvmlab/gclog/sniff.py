@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from jvmlab.errors import InputError
-from jvmlab.gclog.sources import Source, read_head
+from jvmlab.gclog.sources import Source, is_openj9, read_head
 
 HEAD_BYTES = 65536
 TEXT_NEEDED = 8192
@@ -51,23 +51,6 @@ def check(src: Source) -> None:
         raise InputError(name, "JSON file, not a GC log")
     if start.startswith(b"<") and not is_openj9(head):
         raise InputError(name, "XML/HTML file, not a GC log (HotSpot text or OpenJ9 / IBM J9 verbose GC XML)")
-
-
-# Elements only an OpenJ9 / IBM J9 verbose GC log holds (a file of a rotated set, or output captured from
-# stderr, may lack the <verbosegc> wrapper, and a rotated or trimmed file may start inside an element: its
-# first tags are then end tags and the ends of windows).
-_OPENJ9_TAGS = re.compile(
-    rb"</?(?:verbosegc|initialized|exclusive-(?:start|end)|af-(?:start|end)|sys-(?:start|end)"
-    rb"|cycle-(?:start|end|continue)|gc-(?:start|end|op)|mem-info|allocation-stats|concurrent-[a-z-]+)[\s>/]"
-    rb"|<(?:af type|sys id|con event|gc type)="
-    rb"|</(?:af|sys|con|gc)>|<(?:nursery|tenured|soa|loa) freebytes=|<time (?:totalms|exclusiveaccessms)="
-    rb"|<(?:refs|refs_cleared) soft=|<timesms mark=|<minimum requested_bytes=|<finalization objectsqueued="
-)
-
-
-def is_openj9(head: bytes) -> bool:
-    """Whether the start of a file is OpenJ9 / IBM J9 verbose GC XML."""
-    return _OPENJ9_TAGS.search(head) is not None
 
 
 def _non_text_ratio(data: bytes) -> float:

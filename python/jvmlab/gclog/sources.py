@@ -94,6 +94,23 @@ def first_time(head: bytes) -> float | None:
     return None
 
 
+# Elements only an OpenJ9 / IBM J9 verbose GC log holds (a file of a rotated set, or output captured from
+# stderr, may lack the <verbosegc> wrapper, and a rotated or trimmed file may start inside an element: its
+# first tags are then end tags and the ends of windows).
+_OPENJ9_TAGS = re.compile(
+    rb"</?(?:verbosegc|initialized|exclusive-(?:start|end)|af-(?:start|end)|sys-(?:start|end)"
+    rb"|cycle-(?:start|end|continue)|gc-(?:start|end|op)|mem-info|allocation-stats|concurrent-[a-z-]+)[\s>/]"
+    rb"|<(?:af type|sys id|con event|gc type)="
+    rb"|</(?:af|sys|con|gc)>|<(?:nursery|tenured|soa|loa) freebytes=|<time (?:totalms|exclusiveaccessms)="
+    rb"|<(?:refs|refs_cleared) soft=|<timesms mark=|<minimum requested_bytes=|<finalization objectsqueued="
+)
+
+
+def is_openj9(head: bytes) -> bool:
+    """Whether the start of a file is OpenJ9 / IBM J9 verbose GC XML."""
+    return _OPENJ9_TAGS.search(head) is not None
+
+
 def _expand(arg: str) -> list[Source]:
     p = Path(arg)
     if not p.exists():
@@ -120,8 +137,6 @@ def _numbered_openj9(src: Source) -> bool:
     """Whether a file whose name holds a sequence number (`gc001.log`) is OpenJ9 verbose GC."""
     if _SEQUENCE.match(_strip_compression(Path(src.name).name)) is None:
         return False
-    from jvmlab.gclog.sniff import is_openj9  # sniff reads sources: imported here, not at the top
-
     try:
         return is_openj9(read_head(src, 4096))
     except (OSError, InputError):

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from jvmlab.errors import UsageError
-from jvmlab.experiment.execution.run import FlagVerdict, Plan, Runner
+from jvmlab.experiment.execution.run import Plan, Runner
+from jvmlab.experiment.execution.verdict import FlagVerdict
 from jvmlab.experiment.spec import ExperimentSpec
 from jvmlab.experiment.storage import OK, PRUNED, Store, TrialRow
 from jvmlab.tune.objectives import Constraint, Objective, Target

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from jvmlab.errors import JvmLabError, UsageError
-from jvmlab.experiment.execution.run import FlagVerdict, Plan, Runner, spec_hash
+from jvmlab.experiment.execution.run import Plan, Runner, spec_hash
+from jvmlab.experiment.execution.verdict import FlagVerdict
 from jvmlab.experiment.spec import ExperimentSpec
 from jvmlab.tune.objectives import Constraint, Objective, constraints_of, objectives_of
 from jvmlab.tune.pruning import make_pruner

@@ -11,12 +11,9 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from jvmlab.errors import UsageError
 from jvmlab.experiment.execution.trial import TrialSetup, run_trial
 from jvmlab.experiment.spec import ExperimentSpec
 from jvmlab.experiment.storage import TrialOutcome
-
-EXECUTORS = ("local", "ray")
 
 
 @dataclass(frozen=True)
@@ -95,21 +92,3 @@ class LocalExecutor(Executor):
         finally:
             self._last_end = time.monotonic()
         return Finished(job, outcome)
-
-
-def make_executor(name: str, address: str | None = None) -> Executor:
-    """The executor `--executor NAME [--address ADDR]` asks for."""
-    if name == "local":
-        if address:
-            raise UsageError(f"--address {address}: only with --executor ray")
-        return LocalExecutor()
-    if name == "ray":
-        if not address:
-            raise UsageError(
-                "--executor ray needs --address: the head node's HOST:PORT (as `ray start --head` printed "
-                "it) or auto"
-            )
-        from jvmlab.experiment.execution.ray_executor import RayExecutor  # Ray is optional
-
-        return RayExecutor(address)
-    raise UsageError(f"--executor {name}: unknown; use one of {', '.join(EXECUTORS)}")

@@ -4,7 +4,8 @@ named, with what to use instead, before any trial runs."""
 
 from __future__ import annotations
 
-from jvmlab.experiment.execution.run import FlagVerdict, Plan
+from jvmlab.experiment.execution.run import Plan
+from jvmlab.experiment.execution.verdict import FlagVerdict
 from jvmlab.jdk.lint import Target, TargetLint, judge
 from jvmlab.jdk.lint_run import Observed, observed_lines
 

@@ -25,6 +25,7 @@ from jvmlab.experiment.execution.counting import check_counting
 from jvmlab.experiment.execution.executor import Executor, Finished, LocalExecutor, TrialJob
 from jvmlab.experiment.execution.planner import PlannedTrial, Variant, plan, variants
 from jvmlab.experiment.execution.trial import TrialSetup
+from jvmlab.experiment.execution.verdict import FlagVerdict
 from jvmlab.experiment.spec import ExperimentSpec
 from jvmlab.experiment.storage import FAILED, PENDING, Store, TrialOutcome, TrialRow
 
@@ -42,18 +43,6 @@ class JdkLike(Protocol):
     def version(self) -> str: ...
     @property
     def java(self) -> Path: ...
-
-
-@dataclass(frozen=True)
-class FlagVerdict:
-    """Whether a JDK accepts a flag set, in the JVM's own words, and the ergonomics it chose."""
-
-    accepted: bool
-    message: str | None = None
-    warnings: tuple[str, ...] = ()
-    ergonomics: dict[str, Any] = field(default_factory=dict)
-    # Every -XX:+PrintFlagsFinal value (name -> value) where the JVM printed them.
-    flag_table: dict[str, str] = field(default_factory=dict)
 
 
 # A trial whose node is lost this many times fails (it may be what brings its nodes down).
