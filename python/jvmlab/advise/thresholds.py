@@ -114,8 +114,9 @@ METASPACE_UNSIZED = 256 << 20
 # DontCompileHugeMethods (default true) larger methods are never compiled.
 HUGE_METHOD_BYTES = 8000
 
-# A code heap "nearly full" (issue 15: "code cache full or above 80% of a segment"); a segment "idle" when it
-# holds at most a quarter of its size while another is nearly full (our choice: half the free space moves).
+# A code heap "nearly full" at 80 % of its size (the JIT stops compiling into a full one); a segment "idle"
+# when it holds at most a quarter of its size while another is nearly full (our choice: half the free space
+# moves).
 CODE_HEAP_FULL_SHARE = 0.8
 CODE_HEAP_IDLE_SHARE = 0.25
 # Compiled code large enough for its iTLB misses to matter (the large-code field report: "hundreds of MB of
@@ -125,7 +126,7 @@ CODE_CACHE_LARGE_BYTES = 100 << 20
 # task_queued -> task) at a second or more; a tiered warm-up compiles most methods within milliseconds.
 COMPILE_QUEUE_P99_MS = 1000.0
 
-# Minimum evidence (issue 21: a warning needs enough evidence to carry it). A rule built on a rate or a share
+# Minimum evidence: a warning needs enough evidence to carry it. A rule built on a rate or a share
 # (frequency, overhead, percolate share, kickoff timing, occupancy, growth, a pause goal's misses) says "not
 # enough evidence (N collections)" below its minimum instead of warning; an event (one long pause, one
 # System.gc(), a full collection, a failure) is evidence by itself. Ten collections are the fewest over which

@@ -1,4 +1,4 @@
-"""Which of jvmlab's analyses apply to a JDK, by its VM (issue 17): HotSpot has them all; OpenJ9, Azul
+"""Which of jvmlab's analyses apply to a JDK, by its VM: HotSpot has them all; OpenJ9, Azul
 Zing / Platform Prime and GraalVM are told apart in discovery (jdk/vendors.py) and get what is known to
 work, what works in part, and what jvmlab does not do for them. Log formats without samples are not
 guessed: Zing's GC log is one."""

@@ -1,4 +1,4 @@
-"""What OpenJ9 does with an option (issue 17; facts from the OpenJ9 documentation's option pages and its
+"""What OpenJ9 does with an option (facts from the OpenJ9 documentation's option pages and its
 "Switching to OpenJ9" table, docs/flags.md#openj9): OpenJ9 has no -XX:+PrintFlagsFinal, accepts the HotSpot
 options listed there, ignores every other -XX: option (unless -XX:-IgnoreUnrecognizedXXColonOptions), and
 refuses an -X option it does not know ("JVMJ9VM007E Command-line option unrecognised").

@@ -1,6 +1,6 @@
 """Rules over the code cache as an experiment's trials sampled it ([telemetry] jit: per code heap its size
 and the most it held): a code heap nearly full, segments out of balance with their use, and a large code
-cache on small pages (issue 15)."""
+cache on small pages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rules over what the log and the command line say about the configuration itself (issue 21): logging that
+"""Rules over what the log and the command line say about the configuration itself: logging that
 hides what a diagnosis needs (stopped time outside GC, GC details, rotated files too small to hold an
 incident), and settings on a production command line that carry known risks (explicit GC disabled while
 direct buffers need it, adaptive sizing off with a heap that may resize, unlocked experimental or diagnostic

@@ -1,4 +1,4 @@
-"""Rules for OpenJ9 / IBM J9 logs (issue 17; docs/advise.md#openj9): global collections that the policy
+"""Rules for OpenJ9 / IBM J9 logs (docs/advise.md#openj9): global collections that the policy
 should have avoided, a concurrent mark that started too late, scavenges that percolated to a global
 collection, and the GC policy for the goal. The flags are OpenJ9's own (`-Xgcpolicy`, `-Xconcurrentslack`,
 `-Xgc:concurrentScavenge`...), never HotSpot's."""
