@@ -55,10 +55,24 @@ def study_of(url: str, name: str) -> optuna.Study:
     return optuna.load_study(study_name=summary.study_name, storage=url)
 
 
-def test_rejected_and_duplicate_configurations_are_never_measured(tmp_path, capsys):
+def test_rejected_and_duplicate_configurations_are_never_measured(tmp_path, capsys, monkeypatch):
     """Each value starts the JVM on its own (checked before the search), but Shenandoah refuses more
     concurrent than parallel GC threads: that combination is rejected by the flag check, never run. The
-    confirmation runs the best beside the defaults and the current flags; a goal no JVM meets fails it."""
+    confirmation runs the best beside the defaults and the current flags; a goal no JVM meets fails it.
+    Every executor the search and its confirmation open is closed again (a Ray cluster would stay up)."""
+    from jvmlab.experiment.execution import executors
+
+    opened: list[object] = []
+    make = executors.make_executor
+
+    def recording(name, address=None):
+        executor = make(name, address)
+        opened.append(executor)
+        return executor
+
+    monkeypatch.setattr(executors, "make_executor", recording)
+    closed: list[object] = []
+    monkeypatch.setattr(executors.LocalExecutor, "close", lambda self: closed.append(self))
     spec = write_spec(
         tmp_path,
         'budget = { trials = 5 }\ncurrent = ["-XX:+UseSerialGC", "-Xmx256m"]\n'
@@ -84,6 +98,7 @@ def test_rejected_and_duplicate_configurations_are_never_measured(tmp_path, caps
     assert "ConcGCThreads" in rejected.user_attrs["reason"] and rejected.state == optuna.trial.TrialState.FAIL
     duplicates = [t for t in study.trials if "duplicate_of" in t.user_attrs]
     assert len(duplicates) >= 5  # asked again, told from the first measurement, never run
+    assert opened and all(e in closed for e in opened)
     store = Store.open(db)
     try:
         tuning = store.experiment("tune-dups")

@@ -23,8 +23,7 @@ from jvmlab.cli.output import print_renderables, print_text, stdout_console
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.analysis.nodes import node_losses, trials_per_node
 from jvmlab.experiment.analysis.results import LevelResult, VariantResult, level_results, variant_results
-from jvmlab.experiment.execution import interrupt, jdks
-from jvmlab.experiment.execution.executors import make_executor
+from jvmlab.experiment.execution import executors, interrupt, jdks
 from jvmlab.experiment.execution.plan_lint import lint_plan
 from jvmlab.experiment.execution.run import Plan, Runner, make_plan, rejection_error
 from jvmlab.experiment.spec import ExperimentSpec, Metric, load_spec, stored_spec
@@ -126,7 +125,7 @@ def execute(spec: ExperimentSpec, text: str, options: RunOptions) -> tuple[int, 
     """Plans `spec` (flag checks and lint shown), runs it with a progress bar unless a dry run, and shows
     the results; (experiment id, its trials), (0, []) for a dry run."""
     console = stdout_console()
-    executor = make_executor(options.executor, options.address)
+    executor = executors.make_executor(options.executor, options.address)
     with console.status("checking the flags on every JDK"):
         plan: Plan = make_plan(spec, jdks.resolve, jdks.check)
     store_url = options.db or "jvmlab.db"

@@ -82,6 +82,7 @@ def run(options: TuneOptions) -> int:
     finally:
         restore()
         store.close()
+        executor.close()  # a Ray cluster it started goes down with the search (the confirmation has its own)
     print_renderables(
         [Text(f"tuning experiment {experiment} ({spec.name})", style="bold"), *result_renderables(result)]
     )
