@@ -27,7 +27,7 @@ import _overhead
 
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.execution.telemetry import jit_log_flags
-from jvmlab.jdk.hotspot_attach import dcmd
+from jvmlab.jdk.attach import diagnostic
 from jvmlab.workloads import classes_dir
 
 TARGET_PERCENT = 2.0
@@ -39,7 +39,7 @@ def sample_code_cache(pid: int, stop: threading.Event, counted: list[int]) -> No
     """What a trial's JitWatch does: Compiler.codecache once a second until the JVM ends."""
     while not stop.wait(SAMPLE_S):
         try:
-            dcmd(pid, "Compiler.codecache")
+            diagnostic(pid, "Compiler.codecache", tool_fallback=False)
             counted[0] += 1
         except JvmLabError:
             return

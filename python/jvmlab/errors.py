@@ -30,6 +30,11 @@ class UsageError(JvmLabError):
     """An option or argument value that cannot be used as given; the message names the option to change."""
 
 
+class AttachError(JvmLabError):
+    """A running JVM (--pid, a trial's) cannot be asked: gone, not a JVM, another user's, silent, or it
+    refused the diagnostic command (jvmlab.jdk.attach)."""
+
+
 class StoreError(JvmLabError):
     """The results store cannot be opened or read: not a store, unreachable, written by another version."""
 

@@ -1,7 +1,7 @@
-"""`jvmlab advise --pid`: a running JVM read through jcmd (flags, command line, GC log), without changing
-it; with --record, a short window watched: a JFR recording analysed by JMC's rules and, for a JVM without
-a GC log, GC and safepoint logging switched on through VM.log for the window and off afterwards (else the
-recording's GC events). Each JVM is killed at the end."""
+"""`jvmlab advise --pid`: a running JVM read through its attach socket (flags, command line, GC log),
+without changing it; with --record, a short window watched: a JFR recording analysed by JMC's rules and,
+for a JVM without a GC log, GC and safepoint logging switched on through VM.log for the window and off
+afterwards (else the recording's GC events). Each JVM is killed at the end."""
 
 from __future__ import annotations
 
@@ -17,9 +17,8 @@ import pytest
 
 from jvmlab.advise.rules import RULES
 from jvmlab.cli.main import main
-from jvmlab.errors import JvmLabError
-from jvmlab.jdk.attach import AttachError, log_outputs, logging_on
-from jvmlab.jdk.hotspot_attach import dcmd
+from jvmlab.errors import AttachError, JvmLabError
+from jvmlab.jdk.attach import diagnostic, log_outputs, logging_on
 from jvmlab.workloads import classes_dir
 
 pytestmark = pytest.mark.jvm
@@ -73,7 +72,7 @@ def test_a_running_jvm_without_a_gc_log_gets_the_flag_rules_only(capsys):
 
 
 def outputs(pid: int) -> list[str]:
-    return log_outputs(dcmd(pid, "VM.log list"))
+    return log_outputs(diagnostic(pid, "VM.log", "list"))
 
 
 def window_pauses(advice: dict) -> int:

@@ -274,16 +274,16 @@ def test_a_trial_with_jdk8s_flags_takes_the_code_heaps_from_the_jvms_reports(tmp
     cache: a JDK 11 run with JDK 8's telemetry flags and -XX:-SegmentedCodeCache, Compiler.codecache made
     to fail as on JDK 8, gets its code heap series from -XX:+PrintCodeCacheOnCompilation in jit.log."""
     from jvmlab.errors import JvmLabError
-    from jvmlab.jdk import hotspot_attach
+    from jvmlab.jdk import attach
 
-    real = hotspot_attach.dcmd
+    real = attach.diagnostic
 
-    def jdk8_dcmd(pid, command, *args, **kwargs):
-        if command == "Compiler.codecache":
+    def jdk8_diagnostic(pid, *command, **kwargs):
+        if command == ("Compiler.codecache",):
             raise JvmLabError("Compiler.codecache: unknown diagnostic command (JDK 8)")
-        return real(pid, command, *args, **kwargs)
+        return real(pid, *command, **kwargs)
 
-    monkeypatch.setattr(hotspot_attach, "dcmd", jdk8_dcmd)
+    monkeypatch.setattr(attach, "diagnostic", jdk8_diagnostic)
     out = jit_trial(tmp_path, 8, level, home_major=11, flags=("-XX:-SegmentedCodeCache",))
     assert out.state == "ok", out.reason
     points = out.series[f"codecache_used_bytes:{FLAT}"]

@@ -1,5 +1,5 @@
-"""Facts of a running JVM (`jvmlab advise --pid`): what jcmd says of it (jvmlab.jdk.attach), the GC log it
-writes if any, this machine, and the process's memory right now.
+"""Facts of a running JVM (`jvmlab advise --pid`): what it answers to diagnostic commands
+(jvmlab.jdk.attach), the GC log it writes if any, this machine, and the process's memory right now.
 
 Without `--record` nothing about the JVM is changed. With it, `observe` watches a window: a JFR recording,
 and, on a JDK 9+ JVM that writes no GC log, GC and safepoint logging switched on through `VM.log` for the
@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from jvmlab import host
 from jvmlab.advise.facts import Facts, Machine, ProcessSamples, facts_from_log, machine_recorded
-from jvmlab.jdk.attach import WINDOW_LOG_WHAT, AttachError, RunningJvm, jdk_tool, logging_on, record_jfr
+from jvmlab.errors import AttachError
+from jvmlab.jdk.attach import WINDOW_LOG_WHAT, RunningJvm, jdk_tool, logging_on, record_jfr
 from jvmlab.jdk.flags import ergonomics_of
 from jvmlab.jdk.model import Jdk
 from jvmlab.jdk.options import parse_options

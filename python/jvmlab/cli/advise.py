@@ -55,7 +55,9 @@ def advise_command(
     ] = False,
     pid: Annotated[
         int | None,
-        typer.Option("--pid", help="A running JVM: its flags and GC log through jcmd (nothing changed)."),
+        typer.Option(
+            "--pid", help="A running JVM: its flags and GC log through its attach socket (nothing changed)."
+        ),
     ] = None,
     record: Annotated[
         str | None,

@@ -1,4 +1,9 @@
-"""A running JVM, read through `jcmd` without changing it: its command line, version, the flags in force
+"""The one way jvmlab talks to a running JVM: `diagnostic` sends any diagnostic command (what `jcmd PID
+COMMAND` sends: JFR.start/stop/check, JVMTI.agent_load, Compiler.codecache, VM.flags, VM.log, ...) through
+HotSpot's attach socket (jvmlab.jdk.hotspot_attach, well under a millisecond), and through the jcmd tool only
+when that socket cannot be reached; every failure is one AttachError line naming the pid and the command.
+
+Built on it, a running JVM read without changing it: its command line, version, the flags in force
 (`VM.flags -all`), the GC log it writes (`VM.log list`, or JDK 8's -Xloggc) and its uptime. When asked,
 `record_jfr` takes a JFR recording of a given length and `logging_on` adds a unified-logging output for a
 while (JDK 9+ `VM.log`): the two things that add work to the JVM, each ending with its window.
@@ -16,12 +21,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from jvmlab.errors import JvmLabError, UsageError
+from jvmlab.errors import AttachError, UsageError
+from jvmlab.jdk import hotspot_attach
 from jvmlab.jdk.jvm_output import FlagValue, parse_flags_final
 from jvmlab.jdk.launch import capture_jvm
 from jvmlab.jdk.model import Jdk, major_of
 
-JCMD_TIMEOUT_S = 30.0
+TIMEOUT_S = 30.0  # for an answer to one command, through the socket or the jcmd tool
 _VERSION = re.compile(r"^JDK (\S+)", re.M)
 _LOG_FILE = re.compile(r"#\d+: file=(?P<path>\S+) (?P<what>\S+)")
 _XLOGGC = re.compile(r"-Xloggc:(\S+)")
@@ -29,10 +35,6 @@ _OUTPUT = re.compile(r"^\s*#\d+: (\S+)", re.M)
 # What `logging_on` asks for by default: every GC tag set and the safepoints, as `-Xlog:gc*,safepoint` does.
 WINDOW_LOG_WHAT = "gc*=info,safepoint=info"
 WINDOW_LOG_DECORATORS = "uptime,level,tags"
-
-
-class AttachError(JvmLabError):
-    """The JVM of --pid cannot be read: gone, not a JVM, another user's, or jcmd refused."""
 
 
 @dataclass(frozen=True)
@@ -76,27 +78,39 @@ def jcmd_for(pid: int, installed: Sequence[Jdk]) -> Path:
     return jdk_tool(pid, installed, "jcmd")
 
 
-def jcmd(tool: Path, pid: int, *command: str, timeout_s: float = JCMD_TIMEOUT_S) -> str:
-    """Runs `jcmd PID COMMAND...`; what it printed after its first line (the pid)."""
+def diagnostic(
+    pid: int,
+    *command: str,
+    installed: Sequence[Jdk] = (),
+    timeout_s: float = TIMEOUT_S,
+    tool_fallback: bool = True,
+) -> str:
+    """What the JVM `pid` answered to one diagnostic command (`jcmd PID COMMAND...`), asked through its
+    attach socket; when the socket cannot be reached (SocketUnreachable: the JVM was not asked), through the
+    jcmd tool, a JVM of its own that a loaded machine can keep from attaching in time (~0.25 s and a core's
+    worth of CPU). A JVM that refuses the command or says nothing within `timeout_s` is not asked again:
+    the tool would wait on the same listener. `tool_fallback=False` for callers that ask often (a sampler)
+    and would rather stop than pay a JVM start per call."""
+    text = " ".join(command)
+    try:
+        return hotspot_attach.dcmd(pid, text, timeout_s=timeout_s)
+    except hotspot_attach.SocketUnreachable:
+        if not tool_fallback:
+            raise
+    return _jcmd_tool(jcmd_for(pid, installed), pid, command, timeout_s)
+
+
+def _jcmd_tool(tool: Path, pid: int, command: Sequence[str], timeout_s: float) -> str:
+    """`jcmd PID COMMAND...` run as a tool; what it printed after its first line (the pid)."""
     out = capture_jvm([str(tool), str(pid), *command], timeout_s=timeout_s)
     text = out.stdout.split("\n", 1)[1] if "\n" in out.stdout else ""
-    if out.returncode != 0 or out.timed_out or "Exception" in out.stdout.split("\n", 1)[0]:
-        problem = (out.stderr or out.stdout).strip().splitlines()
+    if out.timed_out:
+        raise AttachError(f"JVM {pid}: {' '.join(command)}: no answer within {timeout_s:g} s (jcmd tool)")
+    if out.returncode != 0 or "Exception" in out.stdout.split("\n", 1)[0]:
+        problem = (out.stderr or out.stdout or out.error or "").strip().splitlines()
         reason = problem[-1] if problem else f"exit code {out.returncode}"
-        raise AttachError(f"--pid {pid}: jcmd {' '.join(command)} failed: {reason}")
+        raise AttachError(f"JVM {pid}: {' '.join(command)} failed (jcmd tool): {reason}")
     return text
-
-
-def diagnostic(pid: int, installed: Sequence[Jdk], *command: str) -> str:
-    """A diagnostic command (`jcmd PID COMMAND...`) through HotSpot's attach socket (well under a
-    millisecond), else through the jcmd tool (a JVM of its own, which a loaded machine can keep from
-    attaching in time); what the JVM answered."""
-    from jvmlab.jdk.hotspot_attach import dcmd
-
-    try:
-        return dcmd(pid, " ".join(command))
-    except AttachError:
-        return jcmd(jcmd_for(pid, installed), pid, *command)
 
 
 def check_pid(pid: int) -> None:
@@ -125,8 +139,7 @@ def resolve(path: str, cwd: Path | None) -> Path:
 def read_jvm(pid: int, installed: Sequence[Jdk] = ()) -> RunningJvm:
     """Everything `jvmlab advise --pid` reads of a running JVM."""
     check_pid(pid)
-    tool = jcmd_for(pid, installed)
-    command_line = jcmd(tool, pid, "VM.command_line")
+    command_line = diagnostic(pid, "VM.command_line", installed=installed)
     args = next(
         (line.split(":", 1)[1] for line in command_line.splitlines() if line.startswith("jvm_args:")), ""
     )
@@ -138,12 +151,12 @@ def read_jvm(pid: int, installed: Sequence[Jdk] = ()) -> RunningJvm:
         ),
         "",
     )
-    version_text = jcmd(tool, pid, "VM.version")
+    version_text = diagnostic(pid, "VM.version", installed=installed)
     m = _VERSION.search(version_text)
     version = m.group(1) if m else version_text.strip().splitlines()[-1]
     major = major_of(version)
     try:
-        log_list = jcmd(tool, pid, "VM.log", "list")
+        log_list = diagnostic(pid, "VM.log", "list", installed=installed)
     except AttachError:
         log_list = ""  # JDK 8 has no VM.log
     try:
@@ -151,14 +164,14 @@ def read_jvm(pid: int, installed: Sequence[Jdk] = ()) -> RunningJvm:
     except OSError:
         cwd = None
     jvm_args = tuple(args.split())
-    uptime = jcmd(tool, pid, "VM.uptime").strip().split()
+    uptime = diagnostic(pid, "VM.uptime", installed=installed).strip().split()
     return RunningJvm(
         pid=pid,
         version=version,
         major=major,
         jvm_args=jvm_args,
         java_command=java_command,
-        flags_final=tuple(parse_flags_final(jcmd(tool, pid, "VM.flags", "-all"))),
+        flags_final=tuple(parse_flags_final(diagnostic(pid, "VM.flags", "-all", installed=installed))),
         gc_log=gc_log_of(log_list, jvm_args, cwd),
         uptime_s=float(uptime[0]) if uptime and uptime[0].replace(".", "", 1).isdigit() else None,
         cwd=cwd,
@@ -167,19 +180,19 @@ def read_jvm(pid: int, installed: Sequence[Jdk] = ()) -> RunningJvm:
 
 def record_jfr(pid: int, seconds: float, path: Path, installed: Sequence[Jdk] = ()) -> Path:
     """A JFR recording of the next `seconds` (profile settings) written to `path`; stopped if interrupted.
-    Commands go through the attach socket (`diagnostic`), so the window is not stretched by jcmd starting."""
+    Through `diagnostic`: the attach socket, so the window is not stretched by jcmd starting."""
     name = f"jvmlab-advise-{os.getpid()}"
     start = ("JFR.start", f"name={name}", "settings=profile", f"duration={seconds:g}s", f"filename={path}")
-    diagnostic(pid, installed, *start)
+    diagnostic(pid, *start, installed=installed)
     try:
-        deadline = time.monotonic() + seconds + JCMD_TIMEOUT_S
+        deadline = time.monotonic() + seconds + TIMEOUT_S
         time.sleep(seconds * 0.9)
         while time.monotonic() < deadline:
-            if name not in diagnostic(pid, installed, "JFR.check"):
+            if name not in diagnostic(pid, "JFR.check", installed=installed):
                 break
             time.sleep(min(0.2, max(0.05, seconds / 20)))
     except BaseException:
-        diagnostic(pid, installed, "JFR.stop", f"name={name}")
+        diagnostic(pid, "JFR.stop", f"name={name}", installed=installed)
         raise
     if not path.is_file():
         raise AttachError(f"--pid {pid}: the JFR recording was not written to {path}")
@@ -202,19 +215,19 @@ def logging_on(
     output = f"file={path}"
     if any(c.isspace() or c in ',"' for c in str(path)):
         raise AttachError(f"{path}: a VM.log output path without spaces, commas or quotes is needed")
-    if output in log_outputs(diagnostic(pid, installed, "VM.log", "list")):
+    if output in log_outputs(diagnostic(pid, "VM.log", "list", installed=installed)):
         raise AttachError(f"JVM {pid} already logs to {path}: jvmlab adds only an output of its own")
     said = diagnostic(
         pid,
-        installed,
         "VM.log",
         f"output={output}",
         "output_options=filecount=0",
         f"what={what}",
         f"decorators={WINDOW_LOG_DECORATORS}",
+        installed=installed,
     )
     try:
-        if output not in log_outputs(diagnostic(pid, installed, "VM.log", "list")):
+        if output not in log_outputs(diagnostic(pid, "VM.log", "list", installed=installed)):
             reason = said.strip().splitlines()[0] if said.strip() else "no output added"
             raise AttachError(f"JVM {pid}: VM.log could not log to {path}: {reason}")
         yield path
@@ -228,9 +241,9 @@ def logging_off(pid: int, path: Path, installed: Sequence[Jdk] = ()) -> None:
     if not Path(f"/proc/{pid}").exists():
         return  # the JVM ended: nothing left to restore
     with contextlib.suppress(AttachError):
-        diagnostic(pid, installed, "VM.log", f"output={output}", "what=all=off")
+        diagnostic(pid, "VM.log", f"output={output}", "what=all=off", installed=installed)
     try:
-        left = output in log_outputs(diagnostic(pid, installed, "VM.log", "list"))
+        left = output in log_outputs(diagnostic(pid, "VM.log", "list", installed=installed))
     except AttachError:
         left = Path(f"/proc/{pid}").exists()
     if left:

@@ -10,6 +10,9 @@ command this way costs the JVM well under a millisecond (measured: 50 to 90 us p
 
 SIGQUIT to a process without a handler for it (a JVM still starting, one with -Xrs, a shell) ends it:
 like `jcmd` on JDK 21+, the signal is only sent once /proc/PID/status says the process catches it.
+
+This is the protocol only: callers ask through jvmlab.jdk.attach.diagnostic, which falls back to the jcmd
+tool when the socket cannot be reached (SocketUnreachable).
 """
 
 from __future__ import annotations
@@ -21,11 +24,16 @@ import socket
 import time
 from pathlib import Path
 
-from jvmlab.jdk.attach import AttachError
+from jvmlab.errors import AttachError
 
 PROTOCOL = b"1"
 ATTACH_WAIT_S = 5.0
 TIMEOUT_S = 10.0
+
+
+class SocketUnreachable(AttachError):
+    """No attach socket to talk to (no listener opened, connection refused): the JVM was never asked, so
+    the jcmd tool may still get through; unlike a JVM that was asked and said no, or said nothing."""
 
 
 def socket_path(pid: int) -> Path:
@@ -50,7 +58,7 @@ def _wait_for_handler(pid: int, wait_s: float) -> None:
     deadline = time.monotonic() + wait_s
     while not catches_sigquit(pid):
         if time.monotonic() > deadline:
-            raise AttachError(
+            raise SocketUnreachable(
                 f"process {pid} does not handle SIGQUIT within {wait_s:g} s: not a JVM (a script in front "
                 "of one?), or one started with -Xrs; not attaching"
             )
@@ -71,7 +79,7 @@ def _start_listener(pid: int, sock: Path, wait_s: float) -> None:
         deadline = time.monotonic() + wait_s
         while not sock.exists():
             if time.monotonic() > deadline:
-                raise AttachError(
+                raise SocketUnreachable(
                     f"JVM {pid} opened no attach socket within {wait_s:g} s "
                     "(started with -XX:+DisableAttachMechanism, or not a HotSpot JVM?)"
                 )
@@ -82,18 +90,25 @@ def _start_listener(pid: int, sock: Path, wait_s: float) -> None:
 
 
 def dcmd(pid: int, command: str, *, timeout_s: float = TIMEOUT_S) -> str:
-    """The output of one diagnostic command (`jcmd PID COMMAND`) in the running JVM `pid`."""
+    """The output of one diagnostic command (`jcmd PID COMMAND`) in the running JVM `pid`: SocketUnreachable
+    when the socket cannot be reached, AttachError when the JVM refuses the command or does not answer
+    within `timeout_s`."""
     sock = socket_path(pid)
-    try:
-        if not sock.exists():
-            _start_listener(pid, sock, ATTACH_WAIT_S)
-        with socket.socket(socket.AF_UNIX) as s:
+    with socket.socket(socket.AF_UNIX) as s:
+        try:
+            if not sock.exists():
+                _start_listener(pid, sock, ATTACH_WAIT_S)
             s.settimeout(timeout_s)
             s.connect(str(sock))
+        except OSError as e:
+            raise SocketUnreachable(f"JVM {pid}: {command}: attach socket {sock} unreachable: {e}") from None
+        try:
             s.sendall(b"\0".join([PROTOCOL, b"jcmd", command.encode(), b"", b""]) + b"\0")
             reply = b"".join(iter(lambda: s.recv(65536), b"")).decode(errors="replace")
-    except OSError as e:
-        raise AttachError(f"JVM {pid}: {command} through the attach socket failed: {e}") from None
+        except TimeoutError:
+            raise AttachError(f"JVM {pid}: {command}: no answer within {timeout_s:g} s") from None
+        except OSError as e:
+            raise AttachError(f"JVM {pid}: {command}: the attach socket failed: {e}") from None
     status, _, text = reply.partition("\n")
     if status.strip() != "0" or text.lstrip().startswith("java.lang."):
         said = text.strip().splitlines()[0] if text.strip() else f"status {status.strip() or 'none'}"

@@ -285,46 +285,45 @@ class Session:
 
         return f"-agentpath:{library(root)}={async_options(self.patterns[0], self.output)}"
 
-    def attach(self, pid: int, jcmd_tool: Path | None = None) -> None:
-        """Starts counting in a running JVM (jcmd JFR.start, or async-profiler through JVMTI.agent_load)."""
+    def attach(self, pid: int, installed: Sequence[Any] = ()) -> None:
+        """Starts counting in a running JVM (JFR.start, or async-profiler through JVMTI.agent_load)."""
         self.pid = pid
         self.output.unlink(missing_ok=True)
         if self.backend == JFR:
-            from jvmlab.jdk.attach import jcmd, jcmd_for
+            from jvmlab.jdk.attach import diagnostic
 
-            tool = jcmd_tool or jcmd_for(pid, ())
             settings = jfr_settings(self.patterns)
-            jcmd(
-                tool,
+            diagnostic(
                 pid,
                 "JFR.start",
                 f"name={RECORDING}",
                 *settings,
                 f"filename={self.output}",
                 "dumponexit=true",
+                installed=installed,
             )
         else:
             from jvmlab.profile.record import agent_command
 
-            agent_command(pid, async_options(self.patterns[0], self.output))
+            agent_command(pid, async_options(self.patterns[0], self.output), installed)
         self.started_at = time.monotonic()
 
     def started_with_jvm(self) -> None:
         self.started_at = time.monotonic()
 
-    def stop(self, jcmd_tool: Path | None = None) -> None:
+    def stop(self, installed: Sequence[Any] = ()) -> None:
         """Stops counting in the running JVM (the file is written); the window ends now."""
         if not self.running or self.pid is None:
             return
         self.stopped_at = time.monotonic()
         if self.backend == JFR:
-            from jvmlab.jdk.attach import jcmd, jcmd_for
+            from jvmlab.jdk.attach import diagnostic
 
-            jcmd(jcmd_tool or jcmd_for(self.pid, ()), self.pid, "JFR.stop", f"name={RECORDING}")
+            diagnostic(self.pid, "JFR.stop", f"name={RECORDING}", installed=installed)
         else:
             from jvmlab.profile.record import agent_command
 
-            agent_command(self.pid, async_options(self.patterns[0], self.output, action="stop"))
+            agent_command(self.pid, async_options(self.patterns[0], self.output, action="stop"), installed)
 
     def ended_with_jvm(self) -> None:
         """The JVM exited while counting: it wrote the file as it exited; the window ended then."""
@@ -424,19 +423,17 @@ def count_command(
     return code, s.read()
 
 
-def _major_of_pid(pid: int, jcmd_tool: Path) -> int:
-    from jvmlab.jdk.attach import java_home_of, jcmd
+def _major_of_pid(pid: int, installed: Sequence[Any]) -> int:
+    from jvmlab.jdk.attach import diagnostic, java_home_of
     from jvmlab.jdk.model import major_of
 
     home = java_home_of(pid)
     major = jdk_major_of_home(home) if home is not None else None
     if major is None:
-        said = jcmd(jcmd_tool, pid, "VM.version")
+        said = diagnostic(pid, "VM.version", installed=installed)
         found = re.search(r"^JDK (\S+)", said, re.M)
         if found is None:
-            raise CountError(
-                f"--pid {pid}: cannot tell the JVM's version (jcmd VM.version: {said.strip()[:80]})"
-            )
+            raise CountError(f"--pid {pid}: cannot tell the JVM's version (VM.version: {said.strip()[:80]})")
         major = major_of(found.group(1))
     return major
 
@@ -445,21 +442,21 @@ def count_pid(
     pid: int, texts: Sequence[str], seconds: float, output_dir: Path, installed: Installed = _none
 ) -> Counts:
     """Counts in a running JVM for `seconds`, then stops counting (always)."""
-    from jvmlab.jdk.attach import check_pid, java_home_of, jcmd_for
+    from jvmlab.jdk.attach import check_pid, java_home_of
 
     for text in texts:
         parse_pattern(text)  # a bad pattern is said before anything touches the JVM
     check_pid(pid)
-    jcmd_tool = jcmd_for(pid, installed())
-    s = session(texts, _major_of_pid(pid, jcmd_tool), output_dir)
+    jdks = installed()
+    s = session(texts, _major_of_pid(pid, jdks), output_dir)
     if s.backend == JFR:
-        s.jfr_tool = jfr_tool_for(java_home_of(pid), installed())
-    s.attach(pid, jcmd_tool)
+        s.jfr_tool = jfr_tool_for(java_home_of(pid), jdks)
+    s.attach(pid, jdks)
     try:
         time.sleep(seconds)
     finally:
         if Path(f"/proc/{pid}").exists():
-            s.stop(jcmd_tool)
+            s.stop(jdks)
         else:
             s.ended_with_jvm()
     return s.read()

@@ -139,24 +139,24 @@ def fallback_note(samplings: Sequence[Sampling], major: int) -> str:
 
 
 def jfr_start(pid: int, settings: Path, recording: Path, installed: Sequence[Jdk] = ()) -> None:
-    """`jcmd PID JFR.start` with the fallback's settings; the recording is written when stopped, or when
+    """JFR.start with the fallback's settings; the recording is written when stopped, or when
     the JVM exits (a workload that ends by itself)."""
     from jvmlab.jdk.attach import diagnostic
 
     check_jvm(pid)
     diagnostic(
         pid,
-        installed,
         "JFR.start",
         f"name={RECORDING_NAME}",
         f"settings={settings}",
         f"filename={recording}",
         "dumponexit=true",
+        installed=installed,
     )
 
 
 def jfr_stop(pid: int, recording: Path, installed: Sequence[Jdk] = ()) -> None:
-    """`jcmd PID JFR.stop`: the recording written to `recording` and ended."""
+    """JFR.stop: the recording written to `recording` and ended."""
     from jvmlab.jdk.attach import diagnostic
 
-    diagnostic(pid, installed, "JFR.stop", f"name={RECORDING_NAME}", f"filename={recording}")
+    diagnostic(pid, "JFR.stop", f"name={RECORDING_NAME}", f"filename={recording}", installed=installed)

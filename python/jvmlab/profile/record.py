@@ -65,7 +65,7 @@ def load(output: Path, s: Sampling, what: str) -> Profile:
 
 def check_jvm(pid: int) -> None:
     """A UsageError naming --pid for a process that does not exist, is not a JVM, or is a JVM started with
-    attach disabled: said at once, rather than after jcmd's 10 s wait for an answer that never comes."""
+    attach disabled: said at once, rather than after a wait for an answer that never comes."""
     from jvmlab.jdk.attach import check_pid
 
     check_pid(pid)
@@ -73,7 +73,7 @@ def check_jvm(pid: int) -> None:
         maps = Path(f"/proc/{pid}/maps").read_text(errors="replace")
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     except OSError:
-        return  # another user's process: jcmd says why it cannot attach
+        return  # another user's process: attaching says why it cannot
     name = Path(argv[0].decode(errors="replace")).name if argv and argv[0] else "?"
     if "libjvm.so" not in maps:
         raise UsageError(f"--pid {pid}: not a JVM ({name}: no libjvm.so in its memory)")
@@ -85,12 +85,12 @@ def check_jvm(pid: int) -> None:
 
 
 def agent_command(pid: int, options: str, installed: Sequence[Jdk] = ()) -> None:
-    """`jcmd PID JVMTI.agent_load libasyncProfiler.so "options"`; a refusal is a ProfileError."""
+    """`JVMTI.agent_load libasyncProfiler.so "options"`; a refusal is a ProfileError."""
     from jvmlab.jdk.attach import diagnostic
 
     check_jvm(pid)
     # Quoted: jcmd's own parser would read `start,event=cpu` as the argument `start,event` = `cpu`.
-    said = diagnostic(pid, installed, "JVMTI.agent_load", str(library()), f'"{options}"')
+    said = diagnostic(pid, "JVMTI.agent_load", str(library()), f'"{options}"', installed=installed)
     code = said.strip().rsplit("return code:", 1)[-1].strip() if "return code:" in said else "0"
     if code != "0":
         raise ProfileError(f"--pid {pid}: async-profiler refused `{options}` (return code {code})")

@@ -1,8 +1,9 @@
 """A trial's JIT telemetry ([telemetry] jit): from the moment the workload is ready, the code cache's use
 per code heap sampled every sample interval (Compiler.codecache through the JVM's attach socket:
-jvmlab.jdk.hotspot_attach, well under a millisecond per sample), and how much of the Java heap and of the
-code cache sits on transparent huge pages (/proc/PID/smaps, read every PAGES_EVERY_S and once more before
-jvmlab stops the JVM). The compilation logs themselves are the JVM's (execution/telemetry.py).
+jvmlab.jdk.attach.diagnostic without the jcmd tool's fallback, well under a millisecond per sample), and how
+much of the Java heap and of the code cache sits on transparent huge pages (/proc/PID/smaps, read every
+PAGES_EVERY_S and once more before jvmlab stops the JVM). The compilation logs themselves are the JVM's
+(execution/telemetry.py).
 
 Like profiling and counting it never fails a trial: what it could not read, its note says.
 """
@@ -91,10 +92,10 @@ class JitWatch:
 
     def sample(self) -> bool:
         """One code cache sample; False (and a note) when the JVM cannot be asked."""
-        from jvmlab.jdk.hotspot_attach import dcmd
+        from jvmlab.jdk.attach import diagnostic
 
-        try:
-            heaps = parse_codecache(dcmd(self.pid, "Compiler.codecache"))
+        try:  # the socket only: the jcmd tool would cost a JVM start per sample
+            heaps = parse_codecache(diagnostic(self.pid, "Compiler.codecache", tool_fallback=False))
         except JvmLabError as e:
             self._problem(f"no code cache samples: {e}")
             return False
@@ -129,10 +130,10 @@ class JitWatch:
     def _heap(self) -> list[tuple[int, int]]:
         """The Java heap's address range: GC.heap_info's (asked once), else -Xlog:pagesize's."""
         if self._heap_ranges is None:
-            from jvmlab.jdk.hotspot_attach import dcmd
+            from jvmlab.jdk.attach import diagnostic
 
             try:
-                self._heap_ranges = heap_ranges(dcmd(self.pid, "GC.heap_info"))
+                self._heap_ranges = heap_ranges(diagnostic(self.pid, "GC.heap_info", tool_fallback=False))
             except JvmLabError:
                 self._heap_ranges = []
             if not self._heap_ranges:
