@@ -1,17 +1,55 @@
-"""Running one JVM as a child process with a timeout and a kill path for its whole process tree."""
+"""Running one JVM as a child process with a timeout and a kill path for its whole process tree; every JVM
+jvmlab starts dies with jvmlab (child_setup: the kernel's parent-death signal), even on `kill -9`."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import signal
 import subprocess
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 _KILL_GRACE_S = 5.0
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _libc_prctl() -> Callable[..., int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return libc.prctl  # type: ignore[no-any-return]
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _libc_prctl()
+
+
+def child_setup(nice: int = 0, cpus: Sequence[int] | None = None) -> Callable[[], None]:
+    """What the child runs before exec: die with its parent, then lower priority and pin CPUs if asked.
+    (Only async-signal-safe work: no allocation-heavy Python, no locks.)"""
+    parent = os.getpid()
+
+    def setup() -> None:
+        if _PRCTL is not None:
+            _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            if os.getppid() != parent:  # the parent died before prctl took effect
+                os._exit(1)
+        if nice:
+            os.nice(nice)
+        if cpus:
+            os.sched_setaffinity(0, cpus)
+
+    return setup
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from jvmlab.errors import JvmLabError, UsageError, os_error_reason
+from jvmlab.jdk.launch import child_setup
 
 JFR, ASYNC_PROFILER = "jfr", "async-profiler"
 JFR_FIRST_MAJOR = 25  # JEP 520: jdk.MethodTiming
@@ -410,7 +411,7 @@ def count_command(
     s = session(texts, major, output_dir)
     if s.backend == JFR:
         s.jfr_tool = jfr_tool_for(home) or jfr_tool_for(None, installed())
-    proc = subprocess.Popen([argv[0], s.start_flag(), *argv[1:]])
+    proc = subprocess.Popen([argv[0], s.start_flag(), *argv[1:]], preexec_fn=child_setup())  # noqa: PLW1509
     s.started_with_jvm()
     try:
         code = proc.wait()

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from jvmlab.errors import InputError, JvmLabError, UsageError
+from jvmlab.jdk.launch import child_setup
 from jvmlab.jdk.model import Jdk
 from jvmlab.profile.agent import Sampling, agentpath, library, option_string, stop_string
 from jvmlab.profile.collapsed import read_collapsed
@@ -45,7 +46,7 @@ def profile_command(argv: Sequence[str], s: Sampling, output: Path) -> tuple[int
     """Runs `java ...` with the profiler loaded from the start; (the JVM's exit code, its profile)."""
     check_java_command(argv)
     command = [argv[0], agentpath(s, output), *argv[1:]]
-    proc = subprocess.Popen(command)
+    proc = subprocess.Popen(command, preexec_fn=child_setup())  # noqa: PLW1509 - dies with jvmlab
     try:
         code = proc.wait()
     except KeyboardInterrupt:
