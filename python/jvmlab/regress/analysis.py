@@ -23,7 +23,7 @@ from jvmlab.profile.diff import FrameChange, frame_changes
 from jvmlab.profile.model import Profile
 from jvmlab.regress.hints import EventDelta, HintMatch, match_hints
 from jvmlab.regress.plan import Side
-from jvmlab.stats import Change, Estimate, relative_change
+from jvmlab.stats import Change, Estimate, relative_change, tested_alone
 
 EXIT_NO_REGRESSION, EXIT_REGRESSED = 0, 1
 RESAMPLES = 2000  # bootstrap resamples of the event counts' trials
@@ -118,9 +118,7 @@ class Regression:
 def primary_change(c: Comparison, base: Cell, new: Cell) -> Change:
     """The primary measure's change tested on its own: named before the run, it is one hypothesis, not
     one of many (its q-value is its p-value), as jvmlab.verify judges a targeted measure."""
-    ch = relative_change(base.values, new.values)
-    significant = None if ch.p_value is None else bool(ch.p_value < c.alpha)
-    return dataclasses.replace(ch, q_value=ch.p_value, significant=significant)
+    return tested_alone(relative_change(base.values, new.values), c.alpha)
 
 
 def measure_rows(

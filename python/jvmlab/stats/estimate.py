@@ -10,8 +10,8 @@ import numpy as np
 
 from jvmlab.errors import UsageError
 from jvmlab.stats._sample import bootstrap_ci, clean, is_constant
-
-DEFAULT_CONFIDENCE = 0.95
+from jvmlab.stats.defaults import CONFIDENCE as DEFAULT_CONFIDENCE
+from jvmlab.stats.defaults import DEFAULT_SEED
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Estimate:
 
 
 def estimate(
-    values: Sequence[float | None], *, confidence: float = DEFAULT_CONFIDENCE, seed: int = 0
+    values: Sequence[float | None], *, confidence: float = DEFAULT_CONFIDENCE, seed: int = DEFAULT_SEED
 ) -> Estimate:
     """Estimate of `values` (None and NaN dropped; `n` counts the rest). The CI is the bootstrap CI of the
     mean (BCa, percentile when BCa is undefined), the same for the same `seed`; equal values give [v, v]."""

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from jvmlab.experiment.analysis.comparison import Comparison
 from jvmlab.experiment.storage import TrialRow
-from jvmlab.stats.change import Change, compare_metrics
+from jvmlab.stats import Change, compare_metrics, is_significant
 from jvmlab.verify.plan import CURRENT, Candidate
 
 CONFIRMED, NOT_CONFIRMED, HARMFUL = "confirmed", "not confirmed", "harmful"
@@ -101,12 +101,8 @@ def measured(comparison: Comparison, name: str, level: str | None, change: Chang
 def as_target(c: MeasuredChange, comparison: Comparison, alpha: float) -> MeasuredChange:
     """The targeted measure judged on its own p-value (one hypothesis named before the run), its CI
     excluding 0."""
-    excludes_zero = (
-        c.ci_low_percent is not None
-        and c.ci_high_percent is not None
-        and (c.ci_low_percent > 0 or c.ci_high_percent < 0)
-    )
-    significant = c.p_value is not None and c.p_value < alpha and excludes_zero
+    ci = (c.ci_low_percent, c.ci_high_percent)
+    significant = c.p_value is not None and is_significant(c.p_value, ci, 0.0, alpha)
     m = comparison.measures.get(c.measure)
     better = m.better(c.percent) if m is not None and c.percent is not None and significant else None
     return c.model_copy(update={"significant": significant, "better": better})

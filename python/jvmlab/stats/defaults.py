@@ -1,0 +1,14 @@
+"""The defaults every statistic of jvmlab shares, in one place (docs/methodology.md#defaults): `compare`,
+`gate`, goals, `profile diff`, `regress`, `verify` and `tune` read them from here, never their own."""
+
+# Resamples per bootstrap: the Monte Carlo error of a 95% bound is then well under 1% of the CI's width.
+N_RESAMPLES = 9999
+# The level of every confidence interval (an estimate's, a change's, a frame's share).
+CONFIDENCE = 0.95
+# Compared runs report several metrics at once and Benjamini-Hochberg keeps the chance of any false alarm,
+# when nothing changed at all, at about alpha. At 0.05 an A/A run (the same thing twice) would raise an
+# alarm in about 1 run in 20; at 0.01, in about 1 in 100 (docs/methodology.md#the-default-alpha).
+DEFAULT_ALPHA = 0.01
+# Seed policy: every bootstrap draws from numpy.random.default_rng(seed), a fresh generator per CI, with
+# seed 0 unless the caller passes one, so that the same values give the same CI on every path.
+DEFAULT_SEED = 0
