@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from jvmlab.errors import AttachError
+from jvmlab.errors import AttachError, UsageError
 from jvmlab.jdk import attach, hotspot_attach
 from jvmlab.workloads import classes_dir
 
@@ -147,3 +147,18 @@ def test_only_the_attach_module_speaks_the_socket_protocol():
     assert users == ["jdk/attach.py"]
     protocol = Path(hotspot_attach.__file__).read_text()
     assert not re.search(r"^\s*(?:from|import) [\w. ]*\battach\b", protocol, re.M)
+
+
+def test_a_process_that_is_no_jvm_is_said_at_once():
+    """check_pid (every --pid) refuses a process without a JVM in its memory before any wait for a socket."""
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        start = time.monotonic()
+        with pytest.raises(UsageError, match=rf"^--pid {sleeper.pid}: not a JVM \(sleep: no libjvm.so"):
+            attach.check_pid(sleeper.pid)
+        assert time.monotonic() - start < 1.0
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    with pytest.raises(UsageError, match=rf"^--pid {sleeper.pid}: no such process$"):
+        attach.check_pid(sleeper.pid)

@@ -114,10 +114,25 @@ def _jcmd_tool(tool: Path, pid: int, command: Sequence[str], timeout_s: float) -
 
 
 def check_pid(pid: int) -> None:
+    """A UsageError naming --pid for a process that does not exist, is not a JVM, or is a JVM started with
+    attach disabled: said at once, rather than after waits for a socket and a jcmd tool that never answer."""
     if pid <= 0:
         raise UsageError(f"--pid {pid}: not a process id")
     if not Path(f"/proc/{pid}").exists():
         raise UsageError(f"--pid {pid}: no such process")
+    try:
+        maps = Path(f"/proc/{pid}/maps").read_text(errors="replace")
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return  # another user's process: attaching says why it cannot
+    name = Path(argv[0].decode(errors="replace")).name if argv and argv[0] else "?"
+    if not any(lib in maps for lib in ("libjvm.so", "libj9vm")):
+        raise UsageError(f"--pid {pid}: not a JVM ({name}: no libjvm.so in its memory)")
+    if b"-XX:+DisableAttachMechanism" in argv:
+        raise UsageError(
+            f"--pid {pid}: this JVM refuses attach (started with -XX:+DisableAttachMechanism): restart it "
+            "without that flag, or watch it from its start (jvmlab profile -- java ..., jvmlab run)"
+        )
 
 
 def gc_log_of(log_list: str, jvm_args: Sequence[str], cwd: Path | None) -> Path | None:

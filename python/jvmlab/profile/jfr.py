@@ -22,7 +22,7 @@ from jvmlab.jdk.model import Jdk
 from jvmlab.profile.agent import Sampling, converter
 from jvmlab.profile.collapsed import read_collapsed
 from jvmlab.profile.model import Profile, frame_kind
-from jvmlab.profile.record import ProfileError, check_jvm
+from jvmlab.profile.record import ProfileError
 
 RECORDING_NAME = "jvmlab-profile"
 FALLBACK_NOTE = "JFR execution samples: "  # how a trial's note and a profile's source begin
@@ -141,9 +141,9 @@ def fallback_note(samplings: Sequence[Sampling], major: int) -> str:
 def jfr_start(pid: int, settings: Path, recording: Path, installed: Sequence[Jdk] = ()) -> None:
     """JFR.start with the fallback's settings; the recording is written when stopped, or when
     the JVM exits (a workload that ends by itself)."""
-    from jvmlab.jdk.attach import diagnostic
+    from jvmlab.jdk.attach import check_pid, diagnostic
 
-    check_jvm(pid)
+    check_pid(pid)
     diagnostic(
         pid,
         "JFR.start",

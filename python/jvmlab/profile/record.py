@@ -64,32 +64,11 @@ def load(output: Path, s: Sampling, what: str) -> Profile:
     return Profile(profile.event, profile.stacks, profile.unit, profile.source, s.interval)
 
 
-def check_jvm(pid: int) -> None:
-    """A UsageError naming --pid for a process that does not exist, is not a JVM, or is a JVM started with
-    attach disabled: said at once, rather than after a wait for an answer that never comes."""
-    from jvmlab.jdk.attach import check_pid
-
-    check_pid(pid)
-    try:
-        maps = Path(f"/proc/{pid}/maps").read_text(errors="replace")
-        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-    except OSError:
-        return  # another user's process: attaching says why it cannot
-    name = Path(argv[0].decode(errors="replace")).name if argv and argv[0] else "?"
-    if "libjvm.so" not in maps:
-        raise UsageError(f"--pid {pid}: not a JVM ({name}: no libjvm.so in its memory)")
-    if b"-XX:+DisableAttachMechanism" in argv:
-        raise UsageError(
-            f"--pid {pid}: this JVM refuses attach (started with -XX:+DisableAttachMechanism): restart it "
-            "without that flag, or profile it from its start: jvmlab profile -- java ..."
-        )
-
-
 def agent_command(pid: int, options: str, installed: Sequence[Jdk] = ()) -> None:
     """`JVMTI.agent_load libasyncProfiler.so "options"`; a refusal is a ProfileError."""
-    from jvmlab.jdk.attach import diagnostic
+    from jvmlab.jdk.attach import check_pid, diagnostic
 
-    check_jvm(pid)
+    check_pid(pid)
     # Quoted: jcmd's own parser would read `start,event=cpu` as the argument `start,event` = `cpu`.
     said = diagnostic(pid, "JVMTI.agent_load", str(library()), f'"{options}"', installed=installed)
     code = said.strip().rsplit("return code:", 1)[-1].strip() if "return code:" in said else "0"
