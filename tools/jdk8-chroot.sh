@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # OpenJDK 8 on a machine whose own archive no longer has it (docs/flags.md, "JDK 8"): Debian sid still
 # builds openjdk-8-jdk-headless, which needs a newer C library than the host's, so it lives in a minimal sid
-# chroot and runs through a `java` wrapper that enters the chroot in the caller's working directory. The
-# host's /work, /tmp, /dev and /proc are bind-mounted into it, so paths given to the JVM mean the same
-# inside. As root; a few minutes. Usage: tools/jdk8-chroot.sh [ROOT=/opt/jdk8root] [HOME=/opt/jdk8]
+# chroot and runs through a `java` wrapper that enters the chroot in the caller's working directory. Each
+# call enters a mount namespace of its own in which the host's own top-level folders (/work, /tmp, /home, a
+# checkout anywhere) and /dev and /proc are bound into the chroot, so every path given to the JVM means the
+# same inside, wherever the caller's files live. As root; a few minutes.
+# Usage: tools/jdk8-chroot.sh [ROOT=/opt/jdk8root] [HOME=/opt/jdk8]
 set -euo pipefail
 ROOT=${1:-/opt/jdk8root}
 HOME8=${2:-/opt/jdk8}
@@ -17,19 +19,29 @@ if [ ! -x "$ROOT$JVM/bin/java" ]; then
     chroot "$ROOT" apt-get -o Acquire::Check-Valid-Until=false update -qq
     chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-8-jdk-headless
 fi
-for dir in /work /tmp /dev; do
-    mkdir -p "$ROOT$dir"
-    mountpoint -q "$ROOT$dir" || mount --bind "$dir" "$ROOT$dir"
-done
-mountpoint -q "$ROOT/proc" || mount -t proc proc "$ROOT/proc"
-# A JDK home of wrappers: each tool enters the chroot in the caller's directory; `release` names it.
+# A JDK home of wrappers; `release` names it. The system's folders stay the chroot's own; /opt is left out
+# because the chroot itself lives there.
 mkdir -p "$HOME8/bin"
 cp "$ROOT$JVM/release" "$HOME8/release" 2>/dev/null || cp "$ROOT$JVM/jre/release" "$HOME8/release" 2>/dev/null || true
+cat > "$HOME8/enter" <<'ENTER'
+#!/bin/sh
+# enter ROOT TOOL ARGS...: runs TOOL inside ROOT in the caller's directory, with the host's folders bound in.
+root=$1; shift
+for dir in /*; do
+    case $dir in
+        /bin|/boot|/etc|/lib|/lib32|/lib64|/libx32|/media|/opt|/run|/sbin|/srv|/sys|/usr|/var) continue ;;
+    esac
+    [ -d "$dir" ] && [ ! -L "$dir" ] || continue
+    mkdir -p "$root$dir" && mount --rbind "$dir" "$root$dir" || exit 125
+done
+exec chroot "$root" /bin/sh -c 'cd "$0" 2>/dev/null || cd /; exec "$@"' "$PWD" "$@"
+ENTER
+chmod +x "$HOME8/enter"
 for tool in java javac jcmd jps jstat jfr jar; do
     [ -x "$ROOT$JVM/bin/$tool" ] || continue
     cat > "$HOME8/bin/$tool" <<WRAP
 #!/bin/sh
-exec chroot "$ROOT" /bin/sh -c 'cd "\$0" 2>/dev/null || cd /; exec "\$@"' "\$PWD" "$JVM/bin/$tool" "\$@"
+exec unshare --mount --propagation private "$HOME8/enter" "$ROOT" "$JVM/bin/$tool" "\$@"
 WRAP
     chmod +x "$HOME8/bin/$tool"
 done
