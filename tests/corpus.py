@@ -1,17 +1,48 @@
-"""The shared corpus of real GC logs (../shared/gclogs) and the expectations kept for each log."""
+"""The corpus of real GC logs and the expectations kept for each log. The whole corpus (../shared/gclogs, or
+$JVMLAB_GCLOGS) when it is there; otherwise the part of it the tests name, packed in the repository
+(tests/gclogs/corpus.tar.xz, same paths, its own INDEX.csv) and unpacked once under build/."""
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import os
 import re
+import shutil
+import tarfile
+import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-GCLOGS = Path(os.environ.get("JVMLAB_GCLOGS", REPO.parent / "shared" / "gclogs"))
+SHARED_GCLOGS = Path(os.environ.get("JVMLAB_GCLOGS", REPO.parent / "shared" / "gclogs"))
+PACKED = REPO / "tests" / "gclogs" / "corpus.tar.xz"
 EXPECTED = REPO / "tests" / "expected" / "gclogs"
+
+
+def unpacked() -> Path:
+    """The packed corpus as a folder, unpacked once per archive content (test workers may race: the first
+    rename wins, the others use its folder)."""
+    digest = hashlib.sha256(PACKED.read_bytes()).hexdigest()[:16]
+    target = REPO / "build" / "test-gclogs" / digest
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(dir=target.parent))
+        with tarfile.open(PACKED) as tar:
+            tar.extractall(scratch, filter="data")
+        try:
+            scratch.rename(target)
+        except OSError:  # another worker unpacked it first
+            shutil.rmtree(scratch, ignore_errors=True)
+        for stale in target.parent.glob("?" * len(digest)):  # earlier versions of the archive
+            if stale != target:
+                shutil.rmtree(stale, ignore_errors=True)
+    return target
+
+
+FULL_CORPUS = (SHARED_GCLOGS / "INDEX.csv").exists()
+GCLOGS = SHARED_GCLOGS if FULL_CORPUS else unpacked()
 
 
 @dataclass(frozen=True)

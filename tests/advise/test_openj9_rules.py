@@ -11,6 +11,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from corpus import GCLOGS
 
 import jvmlab
 from jvmlab.advise import advise
@@ -18,7 +19,7 @@ from jvmlab.advise.facts import facts_from_log
 from jvmlab.metrics import summarize
 
 LOGS = Path(__file__).parents[1] / "gclog" / "openj9"
-IBM = Path(__file__).parents[2].parent / "shared" / "gclogs" / "gcviewer" / "ibm"
+IBM = GCLOGS / "gcviewer" / "ibm"
 
 
 def facts_of(path: Path, **changes):

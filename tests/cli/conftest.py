@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from corpus import GCLOGS
 
 from jvmlab.cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
-GCLOGS = Path(os.environ.get("JVMLAB_GCLOGS", REPO.parent / "shared" / "gclogs"))
 
 
 @dataclass(frozen=True)
@@ -35,7 +34,7 @@ def cli(capsys):
 
 @pytest.fixture
 def gclog():
-    """gclog("generated/jdk25-g1-gcstar.log") -> path in the shared corpus; skips when it is absent."""
+    """gclog("generated/jdk25-g1-gcstar.log") -> path in the corpus (tests/corpus.py)."""
 
     def path(relative: str) -> Path:
         p = GCLOGS / relative

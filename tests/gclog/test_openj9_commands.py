@@ -8,11 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
+from corpus import GCLOGS
 
 from jvmlab.cli.main import main
 
 LOGS = Path(__file__).with_name("openj9")
-HOTSPOT = Path(__file__).parents[2].parent / "shared" / "gclogs" / "generated" / "jdk25-g1-gcstar.log"
+HOTSPOT = GCLOGS / "generated" / "jdk25-g1-gcstar.log"
 
 
 def test_compare_two_policies(capsys):

@@ -8,13 +8,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from corpus import GCLOGS
 
 from jvmlab.cli.main import main
 
 LOGS = Path(__file__).with_name("logs")
-GC_LOG = (
-    Path(__file__).resolve().parents[2].parent / "shared" / "gclogs" / "generated" / "jdk25-g1-gcstar.log"
-)
+GC_LOG = GCLOGS / "generated" / "jdk25-g1-gcstar.log"
 
 
 @pytest.mark.parametrize("name", ["jdk17-codecache-full.txt", "jdk25-codecache-full.txt"])
