@@ -1,8 +1,8 @@
-"""The real-world check: every log of the corpus (tests/corpus.py) goes through `jvmlab advise`, and its warning and
-critical findings are exactly those real_world.toml lists for it, each with the log line that proves it and
-why a reviewer accepts it. A warning the table does not list is a false alarm (fix the rule or, when it is
-right, review it in with tests/advise/review_real_world.py); a listed one that no longer fires is a lost
-finding. Without ../shared it runs over the logs packed in the repository."""
+"""The real-world check: every log of the corpus (tests/corpus.py) goes through `jvmlab advise`, and its
+warning and critical findings are exactly those real_world.toml lists for it, each with the log line that
+proves it and why a reviewer accepts it. A warning the table does not list is a false alarm (fix the rule or,
+when it is right, review it in with tests/advise/review_real_world.py); a listed one that no longer fires is a
+lost finding. Without ../shared it runs over the logs packed in the repository."""
 
 from __future__ import annotations
 
