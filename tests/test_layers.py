@@ -1,5 +1,6 @@
-"""The architecture as imports (docs/architecture.md): lower layers never import higher ones, the three parts
-of `jvmlab.experiment` keep their directions, and views never read the store or parse a log. Read from the
+"""The architecture as imports (the table of jvmlab/layers.py, drawn in docs/architecture.md): lower layers
+never import higher ones, no two modules or packages import each other, the three parts of
+`jvmlab.experiment` keep their directions, and views never read the store or parse a log. Read from the
 source (every import, deferred ones too), so a new module is held to the same rules."""
 
 from __future__ import annotations
@@ -8,35 +9,9 @@ import ast
 from pathlib import Path
 
 import jvmlab
+from jvmlab.layers import RANKS, diagram
 
 PACKAGE = Path(jvmlab.__file__).parent
-
-# Top-level parts of jvmlab from the bottom up: a part imports only parts of a lower or equal rank.
-RANKS = {
-    "errors": 0,
-    "durations": 0,
-    "entry": 0,  # the one error printer of every entry point (`make jdks` too): it knows only errors
-    "gclog": 1,
-    "stats": 1,
-    "load": 1,
-    "jdk": 1,
-    "host": 1,  # the machine's CPUs, memory, THP mode, cgroup limits
-    "workloads": 1,
-    "metrics": 2,
-    "jit": 2,  # compilation logs: tables (native parser) and their summary
-    "jfr": 2,
-    "profile": 2,  # async-profiler's stack samples  # JFR recordings read by JMC's rules
-    "advise": 2,  # findings over the figures of metrics, jfr and jdk
-    "experiment": 3,
-    "verify": 3.5,  # plans follow-up experiments from advice and judges them: above experiment
-    "regress": 3.5,  # runs two sides with profiles, reads where they differ: above experiment
-    "tune": 3.5,  # searches flag space with Optuna, measuring each candidate as experiment trials
-    "report": 4,
-    "cli": 5,
-    "demo": 6,
-    "demo_regress": 6,
-    "__main__": 6,
-}
 
 
 def imports() -> dict[str, set[tuple[str, str | None]]]:
@@ -192,3 +167,9 @@ def test_no_two_packages_import_each_other():
 def test_the_loop_finder_finds_a_loop():
     assert loops({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
     assert loops({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_architecture_doc_draws_the_layer_table():
+    doc = (PACKAGE.parents[1] / "docs" / "architecture.md").read_text()
+    drawn = doc.split("## Layers", 1)[1].split("```", 2)[1].strip("\n")
+    assert drawn == diagram(), "docs/architecture.md: paste jvmlab.layers.diagram() under '## Layers'"
