@@ -1,7 +1,8 @@
-"""One statistics (issue 22): the same two samples get the same CI and the same verdict (significant or not,
+"""One statistics: the same two samples get the same CI and the same verdict (significant or not,
 and which way) whichever command judges them: `jvmlab compare` (compare_metrics), `jvmlab regress`'s
-primary measure, `jvmlab verify`'s targeted measure, and the many-at-once path of jvmlab.stats. Samples at
-the edge of alpha = 0.01 (Welch's p 0.0077 and 0.019) and clearly apart or alike."""
+primary measure and its JFR event counts, `jvmlab verify`'s targeted measure, and `jvmlab profile diff`'s
+frames (the many-at-once path of jvmlab.stats). Samples at the edge of alpha = 0.01 (Welch's p 0.0077 and
+0.019) and clearly apart or alike."""
 
 from __future__ import annotations
 
@@ -70,22 +71,19 @@ def _profiles(values: list[float]) -> list[Profile]:
     return [Profile("cpu", {("A",): round(v * 10), ("B",): 2000 - round(v * 10)}) for v in values]
 
 
-# The frames and the event counts still resample with their own bootstrap (2,000 resamples, a sign-based p):
-# at the edge it calls significant what Welch's test does not. Strict: it fails once they use jvmlab.stats.
-UNIFIED_LATER = pytest.mark.xfail(
-    strict=True, reason="profile diff and regress's event counts keep their own bootstrap (issue 22, left)"
-)
-
-
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=UNIFIED_LATER) if n == "just not significant" else n for n in CASES]
-)
+@pytest.mark.parametrize("name", CASES)
 def test_profile_diff_and_regress_events_judge_the_same_samples_alike(name):
     new, expected = CASES[name]
     frame = next(f for f in frame_changes(_profiles(BASE), _profiles(new)) if f.frame == "A")
     counts = event_deltas(
-        [{"jdk.ClassLoad": round(v * 2)} for v in BASE],
-        [{"jdk.ClassLoad": round(v * 2)} for v in new],
-        DEFAULT_ALPHA,
-    )
-    assert frame.significant is expected and bool(counts[0].change.significant) is expected
+        [{"jdk.ClassLoad": v} for v in BASE], [{"jdk.ClassLoad": v} for v in new], DEFAULT_ALPHA
+    )  # type: ignore[misc]
+    compared = compare_metrics({"m": BASE}, {"m": new})["m"]
+    assert frame.significant is expected and counts[0].change.significant is expected
+    assert counts[0].change == compared  # one event type: exactly the change compare shows
+    # A frame's share is value / 200 of its profile: the CI of the difference of shares, scaled back, is the
+    # CI of the difference of the values, up to ties among the resampled means that rounding breaks apart.
+    many = mean_differences(np.array([BASE]), np.array([new]))[0]
+    assert frame.ci_low is not None and frame.ci_high is not None and many.ci_low is not None
+    scaled = (frame.ci_low * 200, frame.ci_high * 200)
+    assert scaled == pytest.approx((many.ci_low, many.ci_high), abs=0.5)

@@ -5,13 +5,11 @@ changes fit that evidence (hints.py)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import scipy.stats
 
 from jvmlab.experiment.analysis.comparison import Cell, Comparison, stored_comparison
 from jvmlab.experiment.analysis.gate import DEFAULT_THRESHOLD_PERCENT, judge_regression
@@ -23,10 +21,9 @@ from jvmlab.profile.diff import FrameChange, frame_changes
 from jvmlab.profile.model import Profile
 from jvmlab.regress.hints import EventDelta, HintMatch, match_hints
 from jvmlab.regress.plan import Side
-from jvmlab.stats import Change, Estimate, relative_change, tested_alone
+from jvmlab.stats import DEFAULT_SEED, Change, Estimate, compare_metrics, relative_change, tested_alone
 
 EXIT_NO_REGRESSION, EXIT_REGRESSED = 0, 1
-RESAMPLES = 2000  # bootstrap resamples of the event counts' trials
 # Flags whose value differs from one start of the same JVM to the next (address-space layout randomisation
 # of the CDS archive): not a difference between the sides.
 RANDOM_FLAGS = frozenset({"SharedBaseAddress"})
@@ -175,52 +172,29 @@ def flag_diff(environment: dict, base: str, new: str) -> list[FlagDiff]:
     return [FlagDiff(k, b.get(k), n.get(k)) for k in names if b.get(k) != n.get(k)]
 
 
-def _bootstrap_change(base: np.ndarray, new: np.ndarray, rng: np.random.Generator) -> Change:
-    """The change of the mean count, with a bootstrap over the trials of each side (as the frames' CI):
-    the 95 % percentile CI of the percent change, and the two-sided bootstrap p of the difference."""
-    percent = None if base.mean() == 0 else float((new.mean() / base.mean() - 1) * 100)
-    if len(base) < 2 or len(new) < 2:
-        return Change(percent, None, None, None, None, None)
-    bi = rng.integers(0, len(base), (RESAMPLES, len(base)))
-    ni = rng.integers(0, len(new), (RESAMPLES, len(new)))
-    b, n = base[bi].mean(axis=1), new[ni].mean(axis=1)
-    diff = n - b
-    p = float(np.clip(2 * min((diff <= 0).mean(), (diff >= 0).mean()), 1 / RESAMPLES, 1.0))
-    low = high = None
-    if percent is not None and (b > 0).all():
-        ratio = (n / b - 1) * 100
-        low, high = float(np.percentile(ratio, 2.5)), float(np.percentile(ratio, 97.5))
-    return Change(percent, low, high, p, p, None)
-
-
 def event_deltas(
-    base: Sequence[dict[str, int]], new: Sequence[dict[str, int]], alpha: float, *, seed: int = 0
+    base: Sequence[dict[str, int]], new: Sequence[dict[str, int]], alpha: float, *, seed: int = DEFAULT_SEED
 ) -> list[EventDelta]:
-    """Per counted event type present on either side: mean count per trial, change, significance (a
-    bootstrap over the trials of each side, Benjamini-Hochberg across the event types)."""
+    """Per counted event type present on either side: mean count per trial and its change, judged as every
+    metric of jvmlab is (stats.compare_metrics: bootstrap CI, Welch's test, Benjamini-Hochberg across the
+    event types)."""
     calls = sorted({k for c in [*base, *new] for k in c if k.startswith(CALLS)})
     names = [e for e in [*COUNTED_EVENTS, *calls] if any(c.get(e) for c in [*base, *new])]
     if not base or not new or not names:
         return []
-    rng = np.random.default_rng(seed)
-    b = {e: np.array([float(c.get(e, 0)) for c in base]) for e in names}
-    n = {e: np.array([float(c.get(e, 0)) for c in new]) for e in names}
-    changes = {e: _bootstrap_change(b[e], n[e], rng) for e in names}
-    tested = [e for e in names if changes[e].p_value is not None]
-    if tested:
-        q = scipy.stats.false_discovery_control([changes[e].p_value for e in tested], method="bh")
-        for e, qv in zip(tested, q, strict=True):
-            changes[e] = dataclasses.replace(changes[e], q_value=float(qv), significant=bool(qv < alpha))
-    out = [EventDelta(e, float(b[e].mean()), float(n[e].mean()), changes[e]) for e in names]
+    b = {e: [float(c.get(e, 0)) for c in base] for e in names}
+    n = {e: [float(c.get(e, 0)) for c in new] for e in names}
+    changes = compare_metrics(b, n, alpha=alpha, seed=seed)
+    out = [EventDelta(e, float(np.mean(b[e])), float(np.mean(n[e])), changes[e]) for e in names]
     return sorted(out, key=lambda d: (not d.changed, -abs(d.change.percent or 0.0)))
 
 
 def _jfr_tool() -> Path | None:
     """The newest installed JDK's `jfr` (a newer tool reads older recordings)."""
     from jvmlab.jdk.discovery import installed_jdks
+    from jvmlab.jdk.tools import find_tool
 
-    tools = sorted((j for j in installed_jdks() if j.has_jfr_tool), key=lambda j: j.major, reverse=True)
-    return tools[0].jfr if tools else None
+    return find_tool("jfr", None, sorted(installed_jdks(), key=lambda j: j.major, reverse=True))
 
 
 def trial_events(store: Store, trials: Sequence[TrialRow]) -> tuple[list[dict[str, int]], str]:
@@ -273,7 +247,7 @@ def analyse(
     frames: list[FrameChange] = []
     note = ""
     if bp and np_:
-        frames = frame_changes(bp, np_)
+        frames = frame_changes(bp, np_, alpha=c.alpha)
         if min(len(bp), len(np_)) < 2:
             note = "one profile on a side: frame changes without a CI"
     else:

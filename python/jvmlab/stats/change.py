@@ -37,8 +37,8 @@ class Difference:
     difference: float
     ci_low: float | None  # bootstrap 95% CI of `difference`; None if either side has n < 2
     ci_high: float | None
-    p_value: float | None  # Welch's two-sided t-test; None if either side has n < 2
-    q_value: float | None  # Benjamini-Hochberg across the quantities compared together
+    p_value: float | None  # Welch's two-sided t-test; None if either side has n < 2 or it is not tested
+    q_value: float | None  # Benjamini-Hochberg across the quantities tested together
     significant: bool  # see is_significant; False when there is no p-value
 
 
@@ -122,18 +122,27 @@ def mean_differences(
     rows = len(diff)
     if base.shape[-1] < 2 or new.shape[-1] < 2:
         return [Difference(float(d), None, None, None, None, False) for d in diff]
-    low, high = bootstrap_cis((base, new), _difference, confidence=CONFIDENCE, seed=seed)
-    constant = [is_constant(base[i]) and is_constant(new[i]) for i in range(rows)]
-    low = np.where(constant, diff, low)
-    high = np.where(constant, diff, high)
-    p = [_welch_p(base[i], new[i]) for i in range(rows)]
-    q = benjamini_hochberg(p)  # type: ignore[arg-type]
+    tested = np.flatnonzero(np.concatenate([base, new], axis=-1).mean(axis=-1) >= min_mean)
+    is_tested = set(tested.tolist())
+    low, high = np.full(rows, np.nan), np.full(rows, np.nan)
+    if tested.size:
+        low[tested], high[tested] = bootstrap_cis(
+            (base[tested], new[tested]), _difference, confidence=CONFIDENCE, seed=seed
+        )
+    p: list[float | None] = [None] * rows
+    for i in tested:
+        p[i] = _welch_p(base[i], new[i])
+    q: list[float | None] = [None] * rows
+    for i, qv in zip(tested, benjamini_hochberg([p[i] for i in tested]), strict=True):  # type: ignore[misc]
+        q[i] = qv
     out = []
     for i in range(rows):
+        if i in is_tested and is_constant(base[i]) and is_constant(new[i]):
+            low[i] = high[i] = diff[i]
         lo, hi = (
             (float(low[i]), float(high[i])) if np.isfinite(low[i]) and np.isfinite(high[i]) else (None, None)
         )
-        sig = is_significant(q[i], (lo, hi), 0.0, alpha)
+        sig = q[i] is not None and is_significant(q[i], (lo, hi), 0.0, alpha)  # type: ignore[arg-type]
         out.append(Difference(float(diff[i]), lo, hi, p[i], q[i], sig))
     return out
 
