@@ -21,9 +21,9 @@ from jvmlab.cli.experiments import (
 from jvmlab.cli.flags import flags_app
 from jvmlab.cli.gc import gc_app
 from jvmlab.cli.jdks import jdks_app
-from jvmlab.cli.jit import jit_command
+from jvmlab.cli.jit import jit_app
 from jvmlab.cli.load import load_command
-from jvmlab.cli.profile import profile_command
+from jvmlab.cli.profile import profile_app
 from jvmlab.cli.regress import regress_command
 from jvmlab.cli.tune import tune_command
 from jvmlab.entry import guarded
@@ -47,10 +47,8 @@ app.command("load")(load_command)
 app.command("advise")(advise_command)
 app.command("regress")(regress_command)
 app.command("tune")(tune_command)
-app.command("jit", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(jit_command)
-app.command("profile", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(
-    profile_command
-)
+app.add_typer(jit_app, name="jit")
+app.add_typer(profile_app, name="profile")
 
 
 def _show_version(value: bool) -> None:

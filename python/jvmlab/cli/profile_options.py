@@ -1,5 +1,5 @@
-"""The options of `jvmlab profile` and its output folder, shared by the sampling run (profile_run) and the
-call counting run (profile_count)."""
+"""The options of `jvmlab profile` and its output folder, shared by the sampling run (profile_run), the
+call counting run (profile_count) and `jvmlab profile diff`."""
 
 from __future__ import annotations
 
@@ -18,8 +18,17 @@ class ProfileOptions:
     interval: str | None
     output: Path
     top: int
-    db: str | None = None
     count: tuple[str, ...] = ()  # --count PATTERN: count these methods' calls instead of sampling
+
+
+@dataclass(frozen=True)
+class DiffOptions:
+    base: str
+    new: str
+    db: str | None
+    event: str | None  # None: the first stored event
+    output: Path
+    top: int
 
 
 def prepare(output: Path) -> Path:

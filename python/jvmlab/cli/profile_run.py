@@ -1,12 +1,12 @@
 """`jvmlab profile`: options checked, the profile recorded (jvmlab.profile.record), files written, the top
-frames shown."""
+frames shown; `jvmlab profile diff`: two profiles (or two sets of repetitions) compared."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from jvmlab.cli.output import print_renderables
-from jvmlab.cli.profile_options import ProfileOptions, prepare
+from jvmlab.cli.profile_options import DiffOptions, ProfileOptions, prepare
 from jvmlab.errors import InputError, UsageError
 from jvmlab.profile.model import Profile
 
@@ -57,27 +57,22 @@ def stored_profiles(ref: str, db: str | None, event: str | None) -> list[Profile
         store.close()
 
 
-def diff(options: ProfileOptions) -> int:
+def diff(options: DiffOptions) -> None:
     from jvmlab.profile.diff import frame_changes
     from jvmlab.profile.model import merge
     from jvmlab.report.html.flamegraph import diff_page
     from jvmlab.report.html.page import write
     from jvmlab.report.profile_diff_view import diff_renderable
 
-    if len(options.command) != 3:
-        raise UsageError("jvmlab profile diff BASE NEW: two profiles (files, folders or EXPERIMENT:VARIANT)")
-    base, new = (profiles_of(ref, options.db, options.event) for ref in options.command[1:])
+    base, new = (profiles_of(ref, options.db, options.event) for ref in (options.base, options.new))
     prepare(options.output)
     page = options.output / "diff.html"
-    write(diff_page(merge(base), merge(new), f"{options.command[2]} against {options.command[1]}"), page)
+    write(diff_page(merge(base), merge(new), f"{options.new} against {options.base}"), page)
     print_renderables([diff_renderable(frame_changes(base, new), len(base), len(new), limit=options.top)])
     print(f"wrote {page}")
-    return 0
 
 
 def run(options: ProfileOptions) -> int:
-    if options.command[:1] == ("diff",):
-        return diff(options)
     from jvmlab.durations import parse_duration
     from jvmlab.profile.agent import sampling
     from jvmlab.profile.record import profile_command, profile_pid

@@ -1,6 +1,7 @@
 """Recording a profile with async-profiler: a JVM started under it (`jvmlab profile -- java ...`), or a
-running JVM it is attached to for a while (`jcmd PID JVMTI.agent_load`). The profiler is always stopped and
-no JVM left running: Ctrl-C ends the started JVM and stops the attached profiler."""
+running JVM it is attached to for a while (JVMTI.agent_load through jvmlab.jdk.attach: the attach socket, the
+jcmd tool only when that cannot be reached). The profiler is always stopped and no JVM left running: Ctrl-C
+ends the started JVM and stops the attached profiler."""
 
 from __future__ import annotations
 
