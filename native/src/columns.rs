@@ -3,8 +3,6 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::summary::Rows;
-
 /// FNV-1a: the maps of the hot path hold short keys (category strings, GC ids) where SipHash's
 /// DoS resistance buys nothing and costs a visible share of the parse.
 #[derive(Default)]
@@ -325,5 +323,32 @@ impl Columns {
         }
         cut(&mut self.source, n);
         self.base += n;
+    }
+}
+
+/// A batch of final event rows, as columns. Categorical columns hold codes: 0 is null, k is `values[k - 1]`.
+pub struct Rows<'a> {
+    pub uptime_s: &'a [f64],
+    pub gc_id: &'a [i64],
+    pub category: &'a [u32],
+    pub kind: &'a [u32],
+    pub cause: &'a [u32],
+    pub pause_ms: &'a [f64],
+    pub duration_ms: &'a [f64],
+    pub ttsp_ms: &'a [f64],
+    /// heap, young, old, metaspace x before, after, capacity (columns::SIZE_COLUMNS).
+    pub sizes: [&'a [i64]; 12],
+    pub categories: &'a [String],
+    pub kinds: &'a [String],
+    pub causes: &'a [String],
+}
+
+impl Rows<'_> {
+    pub fn len(&self) -> usize {
+        self.uptime_s.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.uptime_s.is_empty()
     }
 }

@@ -5,10 +5,10 @@ use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::columns::{CPU_COLUMNS, EXTRA_COLUMNS, SIZE_COLUMNS};
+use crate::columns::{Rows, CPU_COLUMNS, EXTRA_COLUMNS, SIZE_COLUMNS};
 use crate::decorators::DECORATOR_NAMES;
 use crate::parser::{Parser, Stream};
-use crate::summary::{Rows, Stat, Summary, CYCLE_RATE_KINDS, MAXIMA, RATE_KINDS};
+use crate::summary::{Stat, Summary, CYCLE_RATE_KINDS, MAXIMA, RATE_KINDS};
 use crate::Source;
 
 fn to_sources(sources: Vec<(String, Option<String>)>) -> Vec<Source> {

@@ -21,7 +21,7 @@ pub use gc_ids::{Cycles, IdSet, OpenIds, PhaseSpan, Starts};
 pub use ordered::{AllocationSweep, Ordered, Peak, PromotionSweep, Rate, Span, StartsSweep, Sweep};
 pub use tallies::{HeapAfter, Pauses, Tally};
 
-use crate::columns::NULL_I64;
+use crate::columns::{Rows, NULL_I64};
 
 pub const PEAK_WINDOW_S: f64 = 60.0;
 pub const REORDER_HORIZON_S: f64 = 600.0;
@@ -49,33 +49,6 @@ pub const HEAP_AFTER_GROUPS: [&[&str]; 3] = [
 /// Columns of which the largest value is reported, as indexes into the 12 size columns.
 pub const MAXIMA: [usize; 6] = [0, 1, 2, 9, 10, 11];
 pub const NO_CAUSE: &str = "(not printed)";
-
-/// A batch of final event rows, as columns. Categorical columns hold codes: 0 is null, k is `values[k - 1]`.
-pub struct Rows<'a> {
-    pub uptime_s: &'a [f64],
-    pub gc_id: &'a [i64],
-    pub category: &'a [u32],
-    pub kind: &'a [u32],
-    pub cause: &'a [u32],
-    pub pause_ms: &'a [f64],
-    pub duration_ms: &'a [f64],
-    pub ttsp_ms: &'a [f64],
-    /// heap, young, old, metaspace x before, after, capacity (columns::SIZE_COLUMNS).
-    pub sizes: [&'a [i64]; 12],
-    pub categories: &'a [String],
-    pub kinds: &'a [String],
-    pub causes: &'a [String],
-}
-
-impl Rows<'_> {
-    pub fn len(&self) -> usize {
-        self.uptime_s.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.uptime_s.is_empty()
-    }
-}
 
 fn value(v: i64) -> Option<i64> {
     (v != NULL_I64).then_some(v)
