@@ -83,3 +83,11 @@ def test_a_file_that_is_not_a_gc_log_is_named(cli, tmp_path):
     bad.write_text("hello\nworld\n")
     r = cli("advise", bad)
     assert r.code == 2 and str(bad) in r.err and len(r.err.strip().splitlines()) == 1
+
+
+def test_a_labelled_log_is_a_log_even_beside_a_store(cli, tmp_path, monkeypatch):
+    """`label=path` of an existing file is never taken for an experiment's name, store or not."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "jvmlab.db").write_bytes(b"")
+    r = cli("advise", f"mine={METASPACE}", "--no-check", "--json")
+    assert r.code == 0, r.err

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jvmlab.cli.inputs import labelled
+from jvmlab.cli.inputs import labelled, split_label
 from jvmlab.cli.output import print_renderables, write_output
 from jvmlab.errors import UsageError
 from jvmlab.jdk.options import split_command_line
@@ -64,8 +64,9 @@ def validate(options: AdviseOptions) -> None:
 
 
 def is_experiment(options: AdviseOptions) -> bool:
-    """One argument that is no file but an experiment's id or name, when there is a store to look in."""
-    if len(options.inputs) != 1 or Path(options.inputs[0]).exists():
+    """One argument that is no file (nor `label=file`) but an experiment's id or name, when there is a store
+    to look in."""
+    if len(options.inputs) != 1 or Path(split_label(options.inputs[0])[1]).exists():
         return False
     from jvmlab.experiment.storage import DEFAULT_DB  # SQLAlchemy: only when there may be a store to read
 
