@@ -4,9 +4,11 @@ starts never outliving it, whether the run ends, is stopped, or the server is ki
 
 from __future__ import annotations
 
+import queue
 import re
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -50,6 +52,36 @@ def totals(lines: list[str], prefix: str) -> dict[str, float]:
     assert len(found) == 1, (prefix, lines)
     n, resumed, percent, failed = found[0].groups()
     return {"connections": int(n), "resumed": int(resumed), "percent": float(percent), "failed": int(failed)}
+
+
+class Lines:
+    """The lines of a process's stdout, read by a thread so that a JVM that goes quiet fails the test after
+    `timeout_s` instead of hanging it."""
+
+    def __init__(self, stream, timeout_s: float = 120) -> None:
+        self.seen: list[str] = []
+        self._queue: queue.Queue[str] = queue.Queue()
+        self._deadline = time.monotonic() + timeout_s
+        self._thread = threading.Thread(
+            target=lambda: [self._queue.put(x) for x in iter(stream.readline, "")]
+        )
+        self._thread.daemon = True
+        self._thread.start()
+
+    def next(self) -> str:
+        try:
+            line = self._queue.get(timeout=max(0.0, self._deadline - time.monotonic())).rstrip("\n")
+        except queue.Empty:
+            raise AssertionError(f"no line for too long; so far: {self.seen}") from None
+        self.seen.append(line)
+        return line
+
+    def rest(self) -> list[str]:
+        """Every line, once the stream has ended (the process exited)."""
+        self._thread.join(timeout=30)
+        while not self._queue.empty():
+            self.seen.append(self._queue.get().rstrip("\n"))
+        return self.seen
 
 
 def client_pid(lines: list[str]) -> int:
@@ -125,18 +157,18 @@ def test_stop_on_stdin_and_kill_leave_no_client_jvm():
         text=True,
     ) as proc:
         assert proc.stdin is not None and proc.stdout is not None
-        lines = [proc.stdout.readline().rstrip("\n") for _ in range(4)]
+        reader = Lines(proc.stdout)
+        lines = [reader.next() for _ in range(4)]
         assert lines[1].startswith("TlsBench listening on port "), lines
         pid = client_pid(lines)
         # Stop once the client has connected (a loaded machine can take seconds to start its JVM).
-        while not re.search(r"^client: status: .*connections=[1-9]", lines[-1]):
-            line = proc.stdout.readline()
-            assert line, lines
-            lines.append(line.rstrip("\n"))
+        while not re.search(r"^client: status: .*connections=[1-9]", reader.seen[-1]):
+            reader.next()
         proc.stdin.write("stop\n")
         proc.stdin.flush()
-        out, err = proc.communicate(timeout=30)
-    lines += out.splitlines()
+        proc.wait(timeout=30)
+        err = proc.stderr.read() if proc.stderr else ""
+    lines = reader.rest()
     assert proc.returncode == 0, (lines, err)
     assert totals(lines, "client: summary:")["connections"] > 0
     assert totals(lines, "TlsBench stopped:")["failed"] == 0
@@ -151,10 +183,10 @@ def test_stop_on_stdin_and_kill_leave_no_client_jvm():
         text=True,
     ) as proc:
         assert proc.stdout is not None
-        lines = [proc.stdout.readline().rstrip("\n") for _ in range(4)]
-        pid = client_pid(lines)
-        while not (line := proc.stdout.readline()).startswith("client: status:"):
-            assert line, lines
+        reader = Lines(proc.stdout)
+        pid = client_pid([reader.next() for _ in range(4)])
+        while not (line := reader.next()).startswith("client: status:"):
+            pass
         assert re.match(STATUS, line), line
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
