@@ -8,9 +8,10 @@ import pytest
 
 from jvmlab.errors import UsageError
 from jvmlab.jdk import lint_run
-from jvmlab.jdk.lint import Target, judge, lint, parse_major, resolve_targets, table_verdict
+from jvmlab.jdk.lint import Target, judge, lint, resolve_targets, table_verdict
 from jvmlab.jdk.lint_run import Observed
 from jvmlab.jdk.options import parse_option
+from jvmlab.jdk.versions import parse_major
 
 SAMPLE = ["-XX:PermSize=256m", "-XX:+UseConcMarkSweepGC", "-XX:+PrintGCDetails", "-XX:+UseG1Gc"]
 TABLE_TARGETS = resolve_targets(None, [], ask=False)

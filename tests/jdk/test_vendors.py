@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jvmlab.jdk.vendors import arch_of, build_of, distribution_of, read_release, vendor_of, vm_kind
+from jvmlab.jdk.vendors import arch_of, distribution_of, read_release, vendor_of, vm_kind
 
 
 def _props(vendor: str, vm_name: str = "OpenJDK 64-Bit Server VM", **more: str) -> dict[str, str]:
@@ -50,20 +50,6 @@ def test_vendor_prefers_the_release_file():
     assert vendor_of({"java.vendor": "Debian"}, {"IMPLEMENTOR": "Debian Project"}) == "Debian Project"
     assert vendor_of({"java.vm.vendor": "X"}, {}) == "X"
     assert vendor_of({}, {}) == "unknown"
-
-
-@pytest.mark.parametrize(
-    ("runtime_version", "build"),
-    [
-        ("17.0.9+9", "9"),
-        ("25.0.3+9-LTS", "9"),
-        ("17.0.15+6-Debian-1deb12u1", "6"),
-        ("1.8.0_412-b08", "08"),
-        ("21", None),
-    ],
-)
-def test_build(runtime_version, build):
-    assert build_of(runtime_version) == build
 
 
 def test_arch():

@@ -15,6 +15,7 @@ from jvmlab.cli.main import main
 from jvmlab.experiment.analysis.comparison import stored_comparison
 from jvmlab.experiment.storage import OK, Store
 from jvmlab.jdk.discovery import installed_jdks
+from jvmlab.jdk.tools import find_tool
 from jvmlab.profile.counting import ASYNC_PROFILER, JFR, jfr_tool_for, session
 
 pytestmark = pytest.mark.jvm
@@ -34,7 +35,7 @@ def _jdk(major: int):
 
 @pytest.fixture(scope="module")
 def classes(tmp_path_factory) -> Path:
-    javac = next((j.home / "bin" / "javac" for j in installed_jdks() if j.has_javac), None)
+    javac = find_tool("javac", None, installed_jdks())
     if javac is None:
         pytest.skip("no javac here")
     out = tmp_path_factory.mktemp("callcount")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from jvmlab.jdk.options import JvmOption, option_values, parse_options, parse_size, split_command_line
+from jvmlab.jdk.versions import parse_version, version_in_info
 
 if TYPE_CHECKING:
     import polars as pl
@@ -32,7 +33,6 @@ RULE_COLUMNS = (
     "loa_before_bytes", "loa_capacity_bytes", "request_bytes",
 )  # fmt: skip
 _CPUS = re.compile(r"(\d+) total, (\d+) available")
-_BANNER_JRE = re.compile(r"JRE \((1\.\d+\.\d+[^)]*|\d+[^)]*)\)")
 
 
 @dataclass(frozen=True)
@@ -175,14 +175,6 @@ class Facts:
         return self._rows[key]
 
 
-def jdk_major_of(version: str | None) -> int | None:
-    """`17.0.15+6-Debian...` -> 17, `1.8.0_65-b17` -> 8, `25-ea` -> 25."""
-    if not version:
-        return None
-    m = re.match(r"(?:1\.)?(\d+)", version.strip())
-    return int(m.group(1)) if m else None
-
-
 def machine_from_header(header: Mapping[str, str]) -> Machine:
     """CPUs and memory from the JVM's start-up report: JDK 9+ `CPUs: 2 total, 2 available` and
     `Memory: 24105M`; JDK 8 `Memory: 4k page, physical 16777216k(488192k free), swap ...`; OpenJ9's
@@ -236,13 +228,13 @@ def command_line_of(log: GcLog, flags: str | Sequence[str] | None) -> tuple[JvmO
 def jdk_of(log: GcLog) -> tuple[int | None, str | None]:
     """The JDK's major version and version string as the log shows them."""
     header = log.format.get("header", {})
-    version = log.format.get("jdk_version") or header.get("Version")
-    if version:
-        return jdk_major_of(version), version
-    banner = _BANNER_JRE.search(header.get("vm", ""))
-    if banner:
-        return jdk_major_of(banner.group(1)), banner.group(1)
-    return None, None
+    version = log.format.get("jdk_version") or header.get("Version") or version_in_info(header.get("vm", ""))
+    if not version:
+        return None, None
+    try:
+        return parse_version(version).major, version
+    except ValueError:
+        return None, version
 
 
 def details_of(fmt: Mapping[str, Any]) -> bool | None:

@@ -14,7 +14,7 @@ KNOWN_MAJORS = tuple(range(8, 26))
 
 def jdk_major(spec: str, installed: Sequence[Jdk] | None = None) -> int:
     """`17`, `jdk17`, `1.8` -> the major; an installed JDK's name -> its major; else a usage error."""
-    from jvmlab.jdk.lint import parse_major
+    from jvmlab.jdk.versions import parse_major
 
     text = spec.strip()
     major = parse_major(text)

@@ -58,7 +58,7 @@ def _split_once(arg: str, items: list[str]) -> list[str]:
 
 def _major(text: str, option: str) -> int:
     from jvmlab.jdk.flag_table import MAJORS
-    from jvmlab.jdk.lint import parse_major
+    from jvmlab.jdk.versions import parse_major
 
     major = parse_major(text)
     if major is None:

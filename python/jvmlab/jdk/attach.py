@@ -25,10 +25,11 @@ from jvmlab.errors import AttachError, UsageError
 from jvmlab.jdk import hotspot_attach
 from jvmlab.jdk.jvm_output import FlagValue, parse_flags_final
 from jvmlab.jdk.launch import capture_jvm
-from jvmlab.jdk.model import Jdk, major_of
+from jvmlab.jdk.model import Jdk
+from jvmlab.jdk.tools import find_tool
+from jvmlab.jdk.versions import JavaVersion, parse_version, version_in_vm_version
 
 TIMEOUT_S = 30.0  # for an answer to one command, through the socket or the jcmd tool
-_VERSION = re.compile(r"^JDK (\S+)", re.M)
 _LOG_FILE = re.compile(r"#\d+: file=(?P<path>\S+) (?P<what>\S+)")
 _XLOGGC = re.compile(r"-Xloggc:(\S+)")
 _OUTPUT = re.compile(r"^\s*#\d+: (\S+)", re.M)
@@ -61,16 +62,10 @@ def java_home_of(pid: int) -> Path | None:
 
 def jdk_tool(pid: int, installed: Sequence[Jdk], name: str) -> Path:
     """The JDK tool `name` (jcmd, jfr) of the JVM's own JDK, else an installed JDK's, else PATH's."""
-    home = java_home_of(pid)
-    for h in ([home] if home is not None else []) + [jdk.home for jdk in installed]:
-        if (h / "bin" / name).is_file():
-            return h / "bin" / name
-    from shutil import which
-
-    found = which(name)
+    found = find_tool(name, java_home_of(pid), installed, on_path=True)
     if found is None:
         raise AttachError(f"no {name} found: install a JDK (jvmlab jdks) to read a running JVM")
-    return Path(found)
+    return found
 
 
 def jcmd_for(pid: int, installed: Sequence[Jdk]) -> Path:
@@ -151,6 +146,16 @@ def resolve(path: str, cwd: Path | None) -> Path:
     return p if p.is_absolute() or cwd is None else cwd / p
 
 
+def jvm_version(pid: int, installed: Sequence[Jdk] = ()) -> JavaVersion:
+    """The Java version of the running JVM `pid`, as `VM.version` says it; AttachError when it names none."""
+    said = diagnostic(pid, "VM.version", installed=installed)
+    version = version_in_vm_version(said)
+    try:
+        return parse_version(version or "")
+    except ValueError:
+        raise AttachError(f"JVM {pid}: VM.version names no Java version: {said.strip()[:80]!r}") from None
+
+
 def read_jvm(pid: int, installed: Sequence[Jdk] = ()) -> RunningJvm:
     """Everything `jvmlab advise --pid` reads of a running JVM."""
     check_pid(pid)
@@ -166,10 +171,7 @@ def read_jvm(pid: int, installed: Sequence[Jdk] = ()) -> RunningJvm:
         ),
         "",
     )
-    version_text = diagnostic(pid, "VM.version", installed=installed)
-    m = _VERSION.search(version_text)
-    version = m.group(1) if m else version_text.strip().splitlines()[-1]
-    major = major_of(version)
+    version = jvm_version(pid, installed)
     try:
         log_list = diagnostic(pid, "VM.log", "list", installed=installed)
     except AttachError:
@@ -182,8 +184,8 @@ def read_jvm(pid: int, installed: Sequence[Jdk] = ()) -> RunningJvm:
     uptime = diagnostic(pid, "VM.uptime", installed=installed).strip().split()
     return RunningJvm(
         pid=pid,
-        version=version,
-        major=major,
+        version=version.text,
+        major=version.major,
         jvm_args=jvm_args,
         java_command=java_command,
         flags_final=tuple(parse_flags_final(diagnostic(pid, "VM.flags", "-all", installed=installed))),

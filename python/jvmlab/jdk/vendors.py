@@ -91,9 +91,3 @@ def distribution_of(props: Mapping[str, str], release: Mapping[str, str], vm: st
 def arch_of(props: Mapping[str, str], release: Mapping[str, str]) -> str:
     raw = props.get("os.arch") or release.get("OS_ARCH") or "unknown"
     return _ARCHES.get(raw.lower(), raw)
-
-
-def build_of(runtime_version: str) -> str | None:
-    """The build number: "17.0.9+9" -> "9", "25.0.3+9-LTS" -> "9", "1.8.0_412-b08" -> "08"."""
-    m = re.search(r"\+(\d+)", runtime_version) or re.search(r"-b(\d+)", runtime_version)
-    return m.group(1) if m else None

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jvmlab.errors import InputError
+from jvmlab.jdk.versions import version_in_info
 from jvmlab.jfr.events import run_jfr
 
 if TYPE_CHECKING:
@@ -274,7 +275,7 @@ def gc_log_of_recording(recording: Path, tool: Path, *, label: str = "") -> GcLo
         "generation": "jfr",
         "collector": collectors[0] if len(collectors) == 1 else "unknown",
         "decorators": [],
-        "jdk_version": jdk_version_of(info.get("jvmVersion") or ""),
+        "jdk_version": version_in_info(info.get("jvmVersion") or ""),
         "first_time_s": float(times.min()) if len(times) else None,  # type: ignore[arg-type]
         "last_time_s": float(times.max()) if len(times) else None,  # type: ignore[arg-type]
         "jvm_start_seen": False,
@@ -285,9 +286,3 @@ def gc_log_of_recording(recording: Path, tool: Path, *, label: str = "") -> GcLo
     return GcLog(
         sources=(Source(str(recording)),), events=table, diagnostics=diagnostics, format=fmt, label=label
     )
-
-
-def jdk_version_of(jvm_version: str) -> str | None:
-    """The version in JVMInformation's jvmVersion: `... VM (17.0.15+6-Debian-1deb12u1) for linux-amd64`."""
-    head, _, rest = jvm_version.partition("(")
-    return (rest.split(")", 1)[0] or None) if head else None

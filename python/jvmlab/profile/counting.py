@@ -29,6 +29,8 @@ from typing import Any
 
 from jvmlab.errors import JvmLabError, UsageError, os_error_reason
 from jvmlab.jdk.launch import child_setup
+from jvmlab.jdk.tools import find_tool, home_of_java
+from jvmlab.jdk.versions import version_of_home
 
 JFR, ASYNC_PROFILER = "jfr", "async-profiler"
 JFR_FIRST_MAJOR = 25  # JEP 520: jdk.MethodTiming
@@ -363,25 +365,10 @@ def session(
     return Session(backend, patterns, output_dir / name, jfr_tool)
 
 
-def jdk_major_of_home(home: Path) -> int | None:
-    from jvmlab.jdk.model import major_of
-    from jvmlab.jdk.vendors import read_release
-
-    version = read_release(home).get("JAVA_VERSION", "").strip('"')
-    try:
-        return major_of(version) if version else None
-    except ValueError:
-        return None
-
-
 def jfr_tool_for(home: Path | None, installed: Sequence[Any] = ()) -> Path | None:
-    """The `jfr` of the JVM's own JDK, else of an installed JDK 25+."""
-    if home is not None and (home / "bin" / "jfr").is_file():
-        return home / "bin" / "jfr"
-    for jdk in installed:
-        if jdk.major >= JFR_FIRST_MAJOR and (jdk.home / "bin" / "jfr").is_file():
-            return Path(jdk.home) / "bin" / "jfr"
-    return None
+    """The `jfr` of the JVM's own JDK, else of an installed JDK 25+ (an older one cannot print
+    jdk.MethodTiming)."""
+    return find_tool("jfr", home, installed, min_major=JFR_FIRST_MAJOR)
 
 
 # `jvmlab profile --count` --------------------------------------------------------------------------------
@@ -400,15 +387,14 @@ def count_command(
     from jvmlab.profile.record import check_java_command, stop
 
     check_java_command(argv)
-    java = Path(shutil.which(argv[0]) or argv[0]).resolve()
-    home = java.parent.parent
-    major = jdk_major_of_home(home)
-    if major is None:
+    home = home_of_java(Path(shutil.which(argv[0]) or argv[0]).resolve())
+    version = version_of_home(home)
+    if version is None:
         raise UsageError(
             f"{argv[0]}: cannot tell its JDK's version (no release file in {home}); give the java of a JDK "
             "home (e.g. $JAVA_HOME/bin/java) to count calls"
         )
-    s = session(texts, major, output_dir)
+    s = session(texts, version.major, output_dir)
     if s.backend == JFR:
         s.jfr_tool = jfr_tool_for(home) or jfr_tool_for(None, installed())
     proc = subprocess.Popen([argv[0], s.start_flag(), *argv[1:]], preexec_fn=child_setup())  # noqa: PLW1509
@@ -425,18 +411,12 @@ def count_command(
 
 
 def _major_of_pid(pid: int, installed: Sequence[Any]) -> int:
-    from jvmlab.jdk.attach import diagnostic, java_home_of
-    from jvmlab.jdk.model import major_of
+    """From the release file of the JVM's JDK, else (a home without one) from the JVM itself."""
+    from jvmlab.jdk.attach import java_home_of, jvm_version
 
     home = java_home_of(pid)
-    major = jdk_major_of_home(home) if home is not None else None
-    if major is None:
-        said = diagnostic(pid, "VM.version", installed=installed)
-        found = re.search(r"^JDK (\S+)", said, re.M)
-        if found is None:
-            raise CountError(f"--pid {pid}: cannot tell the JVM's version (VM.version: {said.strip()[:80]})")
-        major = major_of(found.group(1))
-    return major
+    version = version_of_home(home) if home is not None else None
+    return (version or jvm_version(pid, installed)).major
 
 
 def count_pid(
