@@ -1,4 +1,4 @@
-"""OpenJ9 / IBM J9 logs that are damaged the way production logs are (issue 21): the `<initialized>` header
+"""OpenJ9 / IBM J9 logs that are damaged the way production logs are: the `<initialized>` header
 never closed, a file cut at a top-level element boundary or inside an element (a rotated or trimmed file
 starting or ending in the middle), two logs in one file. Each gives the pauses the intact log gives for the
 collections it holds, and says what it skipped.
@@ -188,7 +188,7 @@ def test_pieces_cut_anywhere_keep_the_pauses_they_hold(path, tmp_path):
 
 @pytest.mark.parametrize("path", ALL, ids=[p.name for p in ALL])
 def test_a_header_never_closed_loses_nothing(path, tmp_path):
-    """The `</initialized>` line deleted (issue 21: 58 pauses became 0): the same pauses, no unknown line,
+    """The `</initialized>` line deleted (58 pauses had become 0): the same pauses, no unknown line,
     and a warning that says the header was not closed."""
     text = path.read_bytes()
     if b"</initialized>" not in text:
@@ -224,7 +224,7 @@ def test_a_restart_inside_a_window_skips_only_that_window_and_says_so(tmp_path):
 
 
 def test_a_rotated_file_starting_with_an_end_tag_keeps_its_first_pause(tmp_path):
-    """Issue 21: a rotated file whose first line is `</gc-op>` lost its first pause although its
+    """A rotated file whose first line is `</gc-op>` lost its first pause although its
     `<exclusive-end durationms>` is intact. gencon.xml cut after the scavenge's `<gc-op>` start: the pause
     (31.984 ms, docs/vgclog.md) is kept, a young one, with the heap after from its `<gc-end>`."""
     text = (HERE / "gencon.xml").read_bytes()
