@@ -14,6 +14,7 @@ pub mod openj9;
 pub mod parser;
 pub mod source;
 pub mod summary;
+pub mod table;
 pub mod unified;
 
 #[cfg(feature = "python")]
@@ -36,7 +37,7 @@ pub fn parse_sources(sources: &[Source]) -> Result<Parser, String> {
 /// Parses the sources, in order, into `p` (a streaming parser keeps only a summary).
 pub fn parse_into(mut p: Parser, sources: &[Source]) -> Result<Parser, String> {
     for (i, s) in sources.iter().enumerate() {
-        p.source = i as i32;
+        p.start_source(i as i32);
         source::with_reader(&s.path, s.entry.as_deref(), |r| p.parse_reader(r)).map_err(|e| {
             match &s.entry {
                 Some(entry) => format!("{} (entry {}): {}", s.path, entry, e),

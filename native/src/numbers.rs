@@ -205,6 +205,18 @@ pub fn parse_cpu_times(s: &[u8], keys: [&[u8]; 3]) -> Option<[f64; 3]> {
     Some(out)
 }
 
+/// The figures of HotSpot's `Total time for which application threads were stopped: 0.0006801 seconds,
+/// Stopping threads took: 0.0005939 seconds` (JDK 9-12 unified, and JDK 8's
+/// `-XX:+PrintGCApplicationStoppedTime`), given the text after the first colon: (stopped, time to
+/// safepoint) in milliseconds, the second NaN when not printed.
+pub fn parse_stopped_time(rest: &[u8]) -> Option<(f64, f64)> {
+    let (secs, _) = parse_decimal(rest)?;
+    let ttsp_ms = memchr::memmem::find(rest, b"Stopping threads took: ")
+        .and_then(|at| parse_decimal(&rest[at + 23..]))
+        .map_or(f64::NAN, |(t, _)| t * 1000.0);
+    Some((secs * 1000.0, ttsp_ms))
+}
+
 /// Parses a duration token ending in `ms`, `s`, `us` or `ns` at the start of `s`, in milliseconds.
 pub fn parse_duration_ms(s: &[u8]) -> Option<(f64, usize)> {
     let (v, i) = parse_decimal(s)?;

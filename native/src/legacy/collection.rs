@@ -9,7 +9,9 @@ use super::record::{
 use crate::columns::{Event, Space, CAT_PAUSE, NULL_I64};
 use crate::diagnostics::LineClass;
 use crate::numbers::{find_change, Change};
-use crate::parser::Parser;
+use crate::table::Table;
+
+use super::LegacyParser;
 use std::borrow::Cow;
 
 const PROMOTION_FAILED: &[u8] = b"promotion failed";
@@ -44,9 +46,11 @@ const INFERRED_MARKS: &str =
     "CMS initial mark and remark told apart by their order (the log has no details: \
      -verbose:gc): each one after a full GC or a remark is taken for an initial mark";
 
-impl Parser {
+impl LegacyParser {
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn legacy_event(
         &mut self,
+        t: &mut Table,
         buf: &[u8],
         nodes: &[Node],
         idx: usize,
@@ -56,24 +60,24 @@ impl Parser {
     ) -> LineClass {
         match title {
             b"GC" | b"GC--" | b"Full GC" | b"Full GC--" => {
-                self.legacy_collection(buf, nodes, idx, title, rest, st)
+                self.legacy_collection(t, buf, nodes, idx, title, rest, st)
             }
-            b"GC pause" => self.legacy_g1_pause(rest, st),
-            b"GC remark" | b"GC cleanup" => self.legacy_g1_remark_cleanup(title, rest, st),
-            b"Eden" => self.legacy_g1_details(rest),
-            b"Metaspace" => match (self.legacy.last_row, find_change(rest)) {
+            b"GC pause" => self.legacy_g1_pause(t, rest, st),
+            b"GC remark" | b"GC cleanup" => self.legacy_g1_remark_cleanup(t, title, rest, st),
+            b"Eden" => self.legacy_g1_details(t, rest),
+            b"Metaspace" => match (self.last_row, find_change(rest)) {
                 (Some(row), Some((c, _))) => {
-                    self.cols.set_space(row, Space::Metaspace, &c);
+                    t.cols.set_space(row, Space::Metaspace, &c);
                     LineClass::Matched
                 }
                 _ => LineClass::UnknownGc,
             },
-            b"Times" => self.legacy_times(rest),
+            b"Times" => self.legacy_times(t, rest),
             b"G1Ergonomics" => LineClass::Ignored,
-            b"" => self.legacy_g1_heap_detail(rest),
-            _ if is_concurrent_title(title) => self.legacy_concurrent(title, rest, st),
+            b"" => self.legacy_g1_heap_detail(t, rest),
+            _ if is_concurrent_title(title) => self.legacy_concurrent(t, title, rest, st),
             _ if title.starts_with(b"Pause") || title.starts_with(b"Concurrent") => {
-                self.legacy_shenandoah(title, rest, st)
+                self.legacy_shenandoah(t, title, rest, st)
             }
             _ => {
                 if find_change(rest).is_some() {
@@ -85,10 +89,10 @@ impl Parser {
         }
     }
 
-    pub(super) fn stamped_event<'a>(&mut self, e: &mut Event<'a>, st: &Stamp) {
+    pub(super) fn stamped_event<'a>(&mut self, t: &mut Table, e: &mut Event<'a>, st: &Stamp) {
         e.uptime_s = st.uptime_s.unwrap_or_else(|| {
             if st.wall_ms.is_some() {
-                self.line_uptime_s
+                t.line_uptime_s
             } else {
                 f64::NAN
             }
@@ -99,21 +103,23 @@ impl Parser {
         }
     }
 
-    pub(super) fn gc_id_for(&mut self, st: &Stamp) -> i64 {
+    pub(super) fn gc_id_for(&mut self, t: &mut Table, st: &Stamp) -> i64 {
         match st.gc_id {
             Some(id) => {
-                self.saw_gc_id(id);
+                t.saw_gc_id(id);
                 id
             }
-            None => self.assign_gc_id(),
+            None => self.assign_gc_id(t),
         }
     }
 
     /// `[GC ...]`, `[Full GC ...]` of Serial, ParNew/CMS and Parallel, including CMS initial mark and remark.
     /// A collection printed inside another (CMS's scavenge before remark) is a row of its own, and the
     /// outer pause keeps only its own time, so that sums over pauses count each stopped millisecond once.
+    #[allow(clippy::too_many_arguments)]
     fn legacy_collection(
         &mut self,
+        t: &mut Table,
         buf: &[u8],
         nodes: &[Node],
         idx: usize,
@@ -166,9 +172,10 @@ impl Parser {
             if ctitle.starts_with(b"GC") && &own[..canonical_title_len(&own)] == b"GC" {
                 // -XX:+CMSScavengeBeforeRemark: a young collection inside the remark's pause.
                 let cst = stamp_before(&buf[text_start_before(buf, nodes[j].open)..nodes[j].open]);
-                self.legacy.last_pause_ms = 0.0;
-                self.legacy.times_row = None;
+                self.last_pause_ms = 0.0;
+                self.times_row = None;
                 self.legacy_collection(
+                    t,
                     buf,
                     nodes,
                     j,
@@ -176,14 +183,14 @@ impl Parser {
                     &own[canonical_title_len(&own)..],
                     &cst,
                 );
-                inner_pause_ms += self.legacy.last_pause_ms;
+                inner_pause_ms += self.last_pause_ms;
                 inner_times = true;
                 continue;
             }
             if ctitle == b"Times" {
                 // The CPU times of the collection printed inside this one (CMS's scavenge before remark).
                 if std::mem::take(&mut inner_times) {
-                    self.legacy_times(crest);
+                    self.legacy_times(t, crest);
                 }
                 continue;
             }
@@ -191,10 +198,10 @@ impl Parser {
                 continue;
             };
             if let Some(col) = collector_of(ctitle) {
-                self.set_collector(col);
+                t.set_collector(col);
             }
             if let Some(col) = young_collector_of(ctitle) {
-                self.legacy.young_collector.get_or_insert(col);
+                self.young_collector.get_or_insert(col);
             }
             let (cgroups, _) = groups_after(skip_stamps(crest));
             let target = if space == Space::Young {
@@ -230,13 +237,13 @@ impl Parser {
                 .any(|m| m == PROMOTION_FAILED)
             {
                 return self
-                    .legacy_fallback(title, cause, body, &modifiers, &spaces, &fallback, st);
+                    .legacy_fallback(t, title, cause, body, &modifiers, &spaces, &fallback, st);
             }
             // The young collection was not attempted (too little room to promote into): one full
             // collection. JDK 8's DefNew takes a GC id before it gives up, ParNew does not.
             kind = b"full";
             if fallback.young_is_defnew && st.gc_id.is_none() {
-                self.assign_gc_id();
+                self.assign_gc_id(t);
             }
         }
         if let Some(c) = fallback.young_change {
@@ -256,10 +263,10 @@ impl Parser {
         if cms_phase.is_none() && !full && change.is_none() && heap.is_some() && spaces.len == 0 {
             // -verbose:gc without details: CMS prints its initial mark and remark as `[GC 46468K(83008K),
             // 0.0039 secs]` (an occupancy, no ->). Which one is inferred from their order.
-            if !self.legacy.mark_pending {
-                self.diag.warn(INFERRED_MARKS.to_string());
+            if !self.mark_pending {
+                t.diag.warn(INFERRED_MARKS.to_string());
             }
-            cms_phase = Some(if self.legacy.mark_pending {
+            cms_phase = Some(if self.mark_pending {
                 b"remark"
             } else {
                 b"initial-mark"
@@ -268,10 +275,10 @@ impl Parser {
         match cms_phase {
             Some(p) => {
                 kind = p;
-                self.legacy.mark_pending = p == b"initial-mark";
-                self.set_collector("CMS");
+                self.mark_pending = p == b"initial-mark";
+                t.set_collector("CMS");
             }
-            None if kind == b"full" => self.legacy.mark_pending = false, // the cycle is over
+            None if kind == b"full" => self.mark_pending = false, // the cycle is over
             None => {}
         }
         let pause = if inner_pause_ms > 0.0 && inner_pause_ms <= printed {
@@ -281,24 +288,24 @@ impl Parser {
         };
         let phase = phase_of(title, &modifiers);
         let id = if kind == b"initial-mark" || kind == b"remark" {
-            self.cms_cycle_id(st, kind == b"initial-mark")
+            self.cms_cycle_id(t, st, kind == b"initial-mark")
         } else {
-            self.gc_id_for(st)
+            self.gc_id_for(t, st)
         };
         let mut e = Event::new(CAT_PAUSE, kind);
-        self.stamped_event(&mut e, st);
+        self.stamped_event(t, &mut e, st);
         e.gc_id = id;
         e.phase = &phase;
         e.cause = cause;
         e.pause_ms = pause;
         e.duration_ms = printed;
         e.set_heap(heap);
-        let row = self.push_record_row(e);
-        self.legacy.last_row = Some(row);
-        self.legacy.last_g1_row = Some(row); // a G1 Full GC is completed by an [Eden: ...] line
-        self.legacy.last_pause_ms = pause;
+        let row = self.push_record_row(t, e);
+        self.last_row = Some(row);
+        self.last_g1_row = Some(row); // a G1 Full GC is completed by an [Eden: ...] line
+        self.last_pause_ms = pause;
         for (space, c) in spaces.as_slice() {
-            self.cols.set_space(row, *space, c);
+            t.cols.set_space(row, *space, c);
         }
         LineClass::Matched
     }
@@ -312,6 +319,7 @@ impl Parser {
     #[allow(clippy::too_many_arguments)]
     fn legacy_fallback(
         &mut self,
+        t: &mut Table,
         title: &[u8],
         cause: &[u8],
         body: &[u8],
@@ -326,31 +334,32 @@ impl Parser {
         let heap = find_change(body).map(|(c, _)| c);
         let young_ms = fallback.young_ms.filter(|&y| y <= printed).unwrap_or(0.0);
         let young_phase = phase_of(title, &fallback.young_modifiers);
-        let young_id = self.gc_id_for(st);
+        let young_id = self.gc_id_for(t, st);
         let mut e = Event::new(CAT_PAUSE, b"young");
-        self.stamped_event(&mut e, st);
+        self.stamped_event(t, &mut e, st);
         e.gc_id = young_id;
         e.phase = &young_phase;
         e.cause = cause;
         e.pause_ms = young_ms;
         e.duration_ms = printed;
         e.set_heap(heap.map(|h| Change { after: None, ..h }));
-        let young_row = self.push_record_row(e);
+        let young_row = self.push_record_row(t, e);
         if let Some(c) = &fallback.young_change {
-            self.cols.set_space(young_row, Space::Young, c);
+            t.cols.set_space(young_row, Space::Young, c);
         }
         let full_phase = phase_of(title, modifiers);
         let old_st = fallback.old_at.unwrap_or(*st);
         let full_id = match (old_st.gc_id, st.gc_id) {
             (Some(id), _) => {
-                self.saw_gc_id(id);
+                t.saw_gc_id(id);
                 id
             }
             (None, Some(id)) => id + 1,
-            (None, None) => self.assign_gc_id(),
+            (None, None) => self.assign_gc_id(t),
         };
         let mut e = Event::new(CAT_PAUSE, b"full");
         self.stamped_event(
+            t,
             &mut e,
             if old_st.uptime_s.is_some() || old_st.wall_ms.is_some() {
                 &old_st
@@ -364,31 +373,31 @@ impl Parser {
         e.pause_ms = printed - young_ms;
         e.duration_ms = printed - young_ms;
         e.set_heap(heap);
-        let row = self.push_record_row(e);
-        self.legacy.last_row = Some(row);
+        let row = self.push_record_row(t, e);
+        self.last_row = Some(row);
         // The record's `[Times: ...]` covers both: it goes on the young row, the record's first, whose
         // `duration_ms` is the record's time (as JDK 9+ logs print the outer collection's).
-        self.legacy.times_row = Some(young_row);
-        self.legacy.last_pause_ms = printed;
-        self.legacy.mark_pending = false; // a full collection ends the concurrent cycle
+        self.times_row = Some(young_row);
+        self.last_pause_ms = printed;
+        self.mark_pending = false; // a full collection ends the concurrent cycle
         for (space, c) in spaces.as_slice() {
-            self.cols.set_space(row, *space, c);
+            t.cols.set_space(row, *space, c);
         }
         LineClass::Matched
     }
 
     /// The id of the concurrent cycle: CMS initial mark opens one, remark and concurrent phases reuse it.
-    pub(super) fn cms_cycle_id(&mut self, st: &Stamp, open: bool) -> i64 {
+    pub(super) fn cms_cycle_id(&mut self, t: &mut Table, st: &Stamp, open: bool) -> i64 {
         if let Some(id) = st.gc_id {
-            self.saw_gc_id(id);
-            self.legacy.cycle_id = Some(id);
+            t.saw_gc_id(id);
+            self.cycle_id = Some(id);
             return id;
         }
-        match (open, self.legacy.cycle_id) {
+        match (open, self.cycle_id) {
             (false, Some(id)) => id,
             _ => {
-                let id = self.assign_gc_id();
-                self.legacy.cycle_id = Some(id);
+                let id = self.assign_gc_id(t);
+                self.cycle_id = Some(id);
                 id
             }
         }

@@ -5,11 +5,19 @@ use crate::columns::{Event, CAT_CONCURRENT, CAT_PAUSE, NULL_I64};
 use crate::diagnostics::LineClass;
 use crate::names;
 use crate::numbers::{parse_change, parse_decimal, trim, trim_start};
-use crate::parser::Parser;
+use crate::table::Table;
 
-impl Parser {
+use super::LegacyParser;
+
+impl LegacyParser {
     /// `[CMS-concurrent-mark: 0.006/0.006 secs]` and G1 `[GC concurrent-mark-end, 0.0123 secs]`.
-    pub(super) fn legacy_concurrent(&mut self, title: &[u8], rest: &[u8], st: &Stamp) -> LineClass {
+    pub(super) fn legacy_concurrent(
+        &mut self,
+        t: &mut Table,
+        title: &[u8],
+        rest: &[u8],
+        st: &Stamp,
+    ) -> LineClass {
         let g1 = title.starts_with(b"GC ");
         let name = if g1 {
             &title[3..]
@@ -18,14 +26,14 @@ impl Parser {
         };
         if name == b"concurrent-mark-abort" {
             // G1 gave up the concurrent mark (a full GC came first): an event of its own, with no duration.
-            self.set_collector(if g1 { "G1" } else { "CMS" });
-            let id = self.cms_cycle_id(st, false);
+            t.set_collector(if g1 { "G1" } else { "CMS" });
+            let id = self.cms_cycle_id(t, st, false);
             let mut e = Event::new(CAT_CONCURRENT, name);
-            self.stamped_event(&mut e, st);
+            self.stamped_event(t, &mut e, st);
             e.gc_id = id;
             e.phase = title;
             e.duration_ms = 0.0;
-            self.push_record_row(e);
+            self.push_record_row(t, e);
             return LineClass::Matched;
         }
         if name.ends_with(b"-start")
@@ -35,7 +43,7 @@ impl Parser {
             if g1 && name == b"concurrent-mark-start"
                 || name == b"concurrent-root-region-scan-start"
             {
-                self.set_collector("G1");
+                t.set_collector("G1");
             }
             return LineClass::Ignored;
         }
@@ -45,17 +53,17 @@ impl Parser {
             Some(p) => parse_decimal(trim_start(&rest[p + 1..])).map(|(v, _)| v * 1000.0),
             // JDK 6 G1 prints "[GC concurrent-count-end, 0.0019007]" without a unit: seconds.
             None => last_duration_ms(rest).or_else(|| {
-                let t = trim(rest).strip_prefix(b",").map(trim)?;
-                parse_decimal(t)
-                    .filter(|&(_, n)| n == t.len())
+                let secs = trim(rest).strip_prefix(b",").map(trim)?;
+                parse_decimal(secs)
+                    .filter(|&(_, n)| n == secs.len())
                     .map(|(v, _)| v * 1000.0)
             }),
         };
         let Some(ms) = wall else {
             return LineClass::UnknownGc;
         };
-        self.set_collector(if g1 { "G1" } else { "CMS" });
-        let id = self.cms_cycle_id(st, false);
+        t.set_collector(if g1 { "G1" } else { "CMS" });
+        let id = self.cms_cycle_id(t, st, false);
         let mut kind = names::slug(base);
         if !kind.starts_with(b"concurrent") {
             let mut k = b"concurrent-".to_vec();
@@ -63,32 +71,38 @@ impl Parser {
             kind = k;
         }
         let mut e = Event::new(CAT_CONCURRENT, &kind);
-        self.stamped_event(&mut e, st);
+        self.stamped_event(t, &mut e, st);
         e.gc_id = id;
         e.phase = title;
         e.duration_ms = ms;
-        self.push_record_row(e);
+        self.push_record_row(t, e);
         LineClass::Matched
     }
 
     /// The JDK 8 Shenandoah backport: `[Pause Init Mark (process weakrefs), 3.341 ms]`,
     /// `[Concurrent cleanup 1613M->1361M(1636M), 0.092 ms]`; `..., start]` lines open a phase.
-    pub(super) fn legacy_shenandoah(&mut self, title: &[u8], rest: &[u8], st: &Stamp) -> LineClass {
-        self.set_collector("Shenandoah");
+    pub(super) fn legacy_shenandoah(
+        &mut self,
+        t: &mut Table,
+        title: &[u8],
+        rest: &[u8],
+        st: &Stamp,
+    ) -> LineClass {
+        t.set_collector("Shenandoah");
         let text = {
-            let mut t = title.to_vec();
-            t.extend_from_slice(rest);
-            t
+            let mut joined = title.to_vec();
+            joined.extend_from_slice(rest);
+            joined
         };
-        let t = trim(&text);
-        if t.ends_with(b", start") {
+        let trimmed = trim(&text);
+        if trimmed.ends_with(b", start") {
             return LineClass::Ignored;
         }
-        let Some(ms) = last_duration_ms(t) else {
+        let Some(ms) = last_duration_ms(trimmed) else {
             return LineClass::Ignored;
         };
-        let comma = memchr::memrchr(b',', t).unwrap_or(t.len());
-        let mut name = trim(&t[..comma]);
+        let comma = memchr::memrchr(b',', trimmed).unwrap_or(trimmed.len());
+        let mut name = trim(&trimmed[..comma]);
         let heap = {
             let (n, last) = crate::numbers::split_last_token(name);
             match parse_change(last) {
@@ -99,11 +113,11 @@ impl Parser {
                 _ => None,
             }
         };
-        if self.legacy.cycle_id.is_none() || name.starts_with(b"Concurrent reset") {
-            let id = self.assign_gc_id();
-            self.legacy.cycle_id = Some(id);
+        if self.cycle_id.is_none() || name.starts_with(b"Concurrent reset") {
+            let id = self.assign_gc_id(t);
+            self.cycle_id = Some(id);
         }
-        let id = self.legacy.cycle_id.unwrap_or(0);
+        let id = self.cycle_id.unwrap_or(0);
         let (category, named) = match name.strip_prefix(b"Pause ") {
             Some(p) => (CAT_PAUSE, names::pause(p, false)),
             None => match names::concurrent(name) {
@@ -112,7 +126,7 @@ impl Parser {
             },
         };
         let mut e = Event::new(category, &named.kind);
-        self.stamped_event(&mut e, st);
+        self.stamped_event(t, &mut e, st);
         // The stamp of "[Pause ..., 3.341 ms]" is printed when the phase ends.
         e.uptime_s -= ms / 1000.0;
         if e.wall_ms != NULL_I64 {
@@ -126,9 +140,9 @@ impl Parser {
             e.pause_ms = ms;
         }
         e.set_heap(heap);
-        let row = self.push_record_row(e);
+        let row = self.push_record_row(t, e);
         if category == CAT_PAUSE {
-            self.legacy.last_row = Some(row);
+            self.last_row = Some(row);
         }
         LineClass::Matched
     }

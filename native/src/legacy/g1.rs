@@ -4,13 +4,15 @@ use super::record::{groups_after, last_duration_ms, Stamp};
 use crate::columns::{Event, Space, CAT_PAUSE};
 use crate::diagnostics::LineClass;
 use crate::numbers::{find_change, parse_change, trim, trim_start, Change};
-use crate::parser::Parser;
+use crate::table::Table;
 
-impl Parser {
+use super::LegacyParser;
+
+impl LegacyParser {
     /// G1: `[GC pause (G1 Evacuation Pause) (young) (initial-mark), 0.0123 secs]` or, without details,
     /// `[GC pause (young) 24M->4580K(256M), 0.0123 secs]`.
-    pub(super) fn legacy_g1_pause(&mut self, rest: &[u8], st: &Stamp) -> LineClass {
-        self.set_collector("G1");
+    pub(super) fn legacy_g1_pause(&mut self, t: &mut Table, rest: &[u8], st: &Stamp) -> LineClass {
+        t.set_collector("G1");
         let (groups, after) = groups_after(rest);
         let groups = groups.as_slice();
         let body = &rest[after..];
@@ -49,54 +51,55 @@ impl Parser {
             }
         }
         if memchr::memmem::find(&phase, b"initial-mark").is_some() {
-            self.legacy.cycle_id = None;
+            self.cycle_id = None;
         }
-        let id = self.gc_id_for(st);
+        let id = self.gc_id_for(t, st);
         let kind: &[u8] = if mixed { b"mixed" } else { b"young" };
         let mut e = Event::new(CAT_PAUSE, kind);
-        self.stamped_event(&mut e, st);
+        self.stamped_event(t, &mut e, st);
         e.gc_id = id;
         e.phase = &phase;
         e.cause = cause;
         e.pause_ms = pause;
         e.duration_ms = pause;
         e.set_heap(find_change(body).map(|(c, _)| c));
-        let row = self.push_record_row(e);
-        self.legacy.last_g1_row = Some(row);
-        self.legacy.last_row = Some(row);
+        let row = self.push_record_row(t, e);
+        self.last_g1_row = Some(row);
+        self.last_row = Some(row);
         LineClass::Matched
     }
 
     pub(super) fn legacy_g1_remark_cleanup(
         &mut self,
+        t: &mut Table,
         title: &[u8],
         rest: &[u8],
         st: &Stamp,
     ) -> LineClass {
-        self.set_collector("G1");
+        t.set_collector("G1");
         let Some(pause) = last_duration_ms(rest) else {
             return LineClass::UnknownGc;
         };
         let remark = title == b"GC remark";
-        let id = self.cms_cycle_id(st, false);
+        let id = self.cms_cycle_id(t, st, false);
         let mut e = Event::new(CAT_PAUSE, if remark { b"remark" } else { b"cleanup" });
-        self.stamped_event(&mut e, st);
+        self.stamped_event(t, &mut e, st);
         e.gc_id = id;
         e.phase = title;
         e.pause_ms = pause;
         e.duration_ms = pause;
         e.set_heap(find_change(rest).map(|(c, _)| c));
-        let row = self.push_record_row(e);
-        self.legacy.last_g1_row = Some(row);
-        self.legacy.last_row = Some(row);
+        let row = self.push_record_row(t, e);
+        self.last_g1_row = Some(row);
+        self.last_row = Some(row);
         LineClass::Matched
     }
 
     /// JDK 6/7 G1 details end with the whole heap on a line of its own: `   [ 7399M->4700M(10240M)]`.
-    pub(super) fn legacy_g1_heap_detail(&mut self, rest: &[u8]) -> LineClass {
-        match (self.legacy.last_g1_row, parse_change(trim(rest))) {
+    pub(super) fn legacy_g1_heap_detail(&mut self, t: &mut Table, rest: &[u8]) -> LineClass {
+        match (self.last_g1_row, parse_change(trim(rest))) {
             (Some(row), Some((c, n))) if n == trim(rest).len() => {
-                self.cols.set_space(row, Space::Heap, &c);
+                t.cols.set_space(row, Space::Heap, &c);
                 LineClass::Matched
             }
             (_, Some(_)) => LineClass::UnknownGc,
@@ -105,8 +108,8 @@ impl Parser {
     }
 
     /// `[Eden: 24.0M(24.0M)->0.0B(13.0M) Survivors: 0.0B->3072.0K Heap: 24.0M(256.0M)->4580.0K(256.0M)]`
-    pub(super) fn legacy_g1_details(&mut self, rest: &[u8]) -> LineClass {
-        let Some(row) = self.legacy.last_g1_row else {
+    pub(super) fn legacy_g1_details(&mut self, t: &mut Table, rest: &[u8]) -> LineClass {
+        let Some(row) = self.last_g1_row else {
             return LineClass::UnknownGc;
         };
         let field = |name: &[u8]| -> Option<Change> {
@@ -118,7 +121,7 @@ impl Parser {
         let surv = field(b"Survivors:");
         let heap = field(b"Heap:");
         if let Some(h) = heap {
-            self.cols.set_space(row, Space::Heap, &h);
+            t.cols.set_space(row, Space::Heap, &h);
         }
         if let (Some(e), Some(s)) = (eden, surv) {
             let add = |a: Option<i64>, b: Option<i64>| Some(a? + b?);
@@ -127,7 +130,7 @@ impl Parser {
                 after: add(e.after, s.after),
                 capacity: add(e.capacity, s.after),
             };
-            self.cols.set_space(row, Space::Young, &young);
+            t.cols.set_space(row, Space::Young, &young);
             if let Some(h) = heap {
                 let sub = |a: Option<i64>, b: Option<i64>| Some(a? - b?);
                 let old = Change {
@@ -135,12 +138,12 @@ impl Parser {
                     after: sub(h.after, young.after),
                     capacity: None,
                 };
-                self.cols.set_space(row, Space::Old, &old);
+                t.cols.set_space(row, Space::Old, &old);
             }
         }
         if let Some(at) = memchr::memmem::find(rest, b"Metaspace:") {
             if let Some((m, _)) = find_change(&rest[at..]) {
-                self.cols.set_space(row, Space::Metaspace, &m);
+                t.cols.set_space(row, Space::Metaspace, &m);
             }
         }
         LineClass::Matched

@@ -7,7 +7,7 @@ use super::element::Tag;
 use super::window::{Window, CONCURRENT_COLLECTION};
 use crate::columns::{Event, CAT_CONCURRENT, NULL_I64};
 use crate::diagnostics::LineClass;
-use crate::parser::Parser;
+use crate::table::Table;
 
 /// A `<concurrent-start>` type -> the kind of its row.
 fn concurrent_kind(kind: &[u8]) -> Option<&'static [u8]> {
@@ -65,7 +65,7 @@ impl Concurrent {
     /// `window`'s trigger (its `<concurrent-trace-info>` says which).
     pub fn tag(
         &mut self,
-        p: &mut Parser,
+        t: &mut Table,
         tag: &Tag,
         wall: Option<i64>,
         window: &mut Window,
@@ -85,7 +85,7 @@ impl Concurrent {
                 }
             }
             b"concurrent-global-final" | b"concurrent-collection-start" => {
-                self.final_increment(p, tag, wall, window)
+                self.final_increment(t, tag, wall, window)
             }
             b"concurrent-trace-info" => {
                 if let (true, Some(reason)) = (self.in_final, tag.attr(b"reason")) {
@@ -96,7 +96,7 @@ impl Concurrent {
                 let cycle = self.marks.pop().map_or(NULL_I64, |m| m.cycle);
                 self.aborted = Some((wall.unwrap_or(NULL_I64), cycle, Vec::new()));
                 if tag.empty {
-                    self.emit_aborted(p);
+                    self.emit_aborted(t);
                 }
             }
             b"reason" => {
@@ -105,7 +105,7 @@ impl Concurrent {
                 }
             }
             b"concurrent-start" => return Some(self.start(tag, wall)),
-            b"concurrent-end" => return Some(self.end(p, tag, wall)),
+            b"concurrent-end" => return Some(self.end(t, tag, wall)),
             b"concurrent-mark-end" => {
                 if let (Some(e), Some(r)) =
                     (self.ending.as_mut(), tag.attr(b"reasonForTermination"))
@@ -120,12 +120,12 @@ impl Concurrent {
     }
 
     /// An end tag of concurrent work; None for any other.
-    pub fn end_tag(&mut self, p: &mut Parser, name: &[u8]) -> Option<LineClass> {
+    pub fn end_tag(&mut self, t: &mut Table, name: &[u8]) -> Option<LineClass> {
         match name {
             b"concurrent-kickoff" => self.reading_kickoff = false,
             b"concurrent-global-final" | b"concurrent-collection-start" => self.in_final = false,
-            b"concurrent-aborted" => self.emit_aborted(p),
-            b"concurrent-end" => self.emit_ending(p),
+            b"concurrent-aborted" => self.emit_aborted(t),
+            b"concurrent-end" => self.emit_ending(t),
             _ => return None,
         }
         Some(LineClass::Matched)
@@ -160,7 +160,7 @@ impl Concurrent {
         }
     }
 
-    fn final_increment(&mut self, p: &mut Parser, tag: &Tag, wall: Option<i64>, w: &mut Window) {
+    fn final_increment(&mut self, t: &mut Table, tag: &Tag, wall: Option<i64>, w: &mut Window) {
         self.in_final = !tag.empty;
         w.set_cause(CONCURRENT_COLLECTION);
         let context = tag.int(b"contextid");
@@ -179,11 +179,11 @@ impl Concurrent {
         e.gc_id = mark.cycle;
         e.duration_ms = (end - mark.start_ms) as f64;
         e.wall_ms = mark.start_ms;
-        e.uptime_s = p.wall_uptime_s(mark.start_ms);
-        super::push(p, e);
+        e.uptime_s = t.wall_uptime_s(mark.start_ms);
+        super::push(t, e);
     }
 
-    fn emit_aborted(&mut self, p: &mut Parser) {
+    fn emit_aborted(&mut self, t: &mut Table) {
         let Some((wall, cycle, reason)) = self.aborted.take() else {
             return;
         };
@@ -192,8 +192,8 @@ impl Concurrent {
         e.cause = &reason;
         e.gc_id = cycle;
         e.wall_ms = wall;
-        e.uptime_s = p.wall_uptime_s(wall);
-        super::push(p, e);
+        e.uptime_s = t.wall_uptime_s(wall);
+        super::push(t, e);
     }
 
     fn start(&mut self, tag: &Tag, wall: Option<i64>) -> LineClass {
@@ -211,7 +211,7 @@ impl Concurrent {
         LineClass::Matched
     }
 
-    fn end(&mut self, p: &mut Parser, tag: &Tag, wall: Option<i64>) -> LineClass {
+    fn end(&mut self, t: &mut Table, tag: &Tag, wall: Option<i64>) -> LineClass {
         let printed = tag.attr(b"type").unwrap_or(b"");
         let Some(kind) = concurrent_kind(printed) else {
             return LineClass::UnknownGc;
@@ -231,12 +231,12 @@ impl Concurrent {
             op_ms: f64::NAN,
         });
         if tag.empty {
-            self.emit_ending(p);
+            self.emit_ending(t);
         }
         LineClass::Matched
     }
 
-    fn emit_ending(&mut self, p: &mut Parser) {
+    fn emit_ending(&mut self, t: &mut Table) {
         let Some(end) = self.ending.take() else {
             return;
         };
@@ -253,8 +253,8 @@ impl Concurrent {
         if end.start_ms == NULL_I64 && end.end_ms != NULL_I64 && !e.duration_ms.is_nan() {
             e.wall_ms = end.end_ms - e.duration_ms.round() as i64;
         }
-        e.uptime_s = p.wall_uptime_s(e.wall_ms);
-        super::push(p, e);
+        e.uptime_s = t.wall_uptime_s(e.wall_ms);
+        super::push(t, e);
     }
 
     /// The end of a file: what was being read is cut.

@@ -3,7 +3,7 @@
 
 use super::element::Tag;
 use crate::diagnostics::LineClass;
-use crate::parser::Parser;
+use crate::table::Table;
 
 #[derive(Default)]
 pub struct State {
@@ -51,25 +51,25 @@ fn jdk_of_version(version: &[u8]) -> Option<String> {
 
 impl State {
     /// `<verbosegc version="...">`: the build, and the Java version where it names one.
-    pub fn verbosegc(&mut self, p: &mut Parser, tag: &Tag) {
+    pub fn verbosegc(&mut self, t: &mut Table, tag: &Tag) {
         if let Some(v) = tag.attr(b"version") {
-            p.fmt.add_header("verbosegc_version", v);
-            if p.fmt.jdk_version.is_none() {
-                p.fmt.jdk_version = jdk_of_version(v);
+            t.fmt.add_header("verbosegc_version", v);
+            if t.fmt.jdk_version.is_none() {
+                t.fmt.jdk_version = jdk_of_version(v);
             }
         }
     }
 
     /// The tags of `<initialized>`; None for any other tag.
-    pub fn tag(&mut self, p: &mut Parser, tag: &Tag) -> Option<LineClass> {
+    pub fn tag(&mut self, t: &mut Table, tag: &Tag) -> Option<LineClass> {
         if tag.name == b"initialized" {
             if tag.end {
-                self.close(p);
+                self.close(t);
             } else {
                 // The GC's start-up is the stanza of id 1; a rotated file opens with a copy of a later id
                 // stamped when the file was opened.
-                if tag.int(b"id") == Some(1) && p.fmt.first_time_s == Some(0.0) {
-                    p.fmt.jvm_start_seen = true;
+                if tag.int(b"id") == Some(1) && t.fmt.first_time_s == Some(0.0) {
+                    t.fmt.jvm_start_seen = true;
                 }
                 self.inside = !tag.empty;
             }
@@ -81,8 +81,8 @@ impl State {
         if super::is_top_level(tag.name) {
             // `</initialized>` never came (a log trimmed by hand, cut and restarted): the stanza ends at the
             // first element of the log's body, which is read as such.
-            self.close(p);
-            p.diag.warn(format!(
+            self.close(t);
+            t.diag.warn(format!(
                 "the <initialized> header is not closed: it ends at the first <{}> (the header's \
                  figures before it are kept)",
                 String::from_utf8_lossy(tag.name)
@@ -90,7 +90,7 @@ impl State {
             return None;
         }
         match tag.name {
-            b"attribute" => self.attribute(p, tag),
+            b"attribute" => self.attribute(t, tag),
             b"vmarg" => {
                 if let Some(name) = tag.attr(b"name").filter(|n| n.starts_with(b"-")) {
                     if !self.command_line.is_empty() {
@@ -105,21 +105,21 @@ impl State {
         Some(LineClass::Ignored)
     }
 
-    fn attribute(&mut self, p: &mut Parser, tag: &Tag) {
+    fn attribute(&mut self, t: &mut Table, tag: &Tag) {
         let (Some(name), Some(value)) = (tag.attr(b"name"), tag.attr(b"value")) else {
             return;
         };
         if name == b"gcPolicy" {
-            p.set_collector(collector_of_policy(value));
+            t.set_collector(collector_of_policy(value));
         }
-        p.fmt.add_header(&String::from_utf8_lossy(name), value);
+        t.fmt.add_header(&String::from_utf8_lossy(name), value);
     }
 
     /// A new log starts while the stanza is open: it ends here.
-    pub fn cut(&mut self, p: &mut Parser) {
+    pub fn cut(&mut self, t: &mut Table) {
         if self.inside {
-            self.close(p);
-            p.diag.warn(
+            self.close(t);
+            t.diag.warn(
                 "the <initialized> header is cut off by the start of another log: its figures so far are \
                  kept"
                     .to_string(),
@@ -133,10 +133,10 @@ impl State {
         self.command_line.clear();
     }
 
-    fn close(&mut self, p: &mut Parser) {
+    fn close(&mut self, t: &mut Table) {
         self.inside = false;
         if !self.command_line.is_empty() {
-            p.fmt.add_header("command_line", &self.command_line);
+            t.fmt.add_header("command_line", &self.command_line);
             self.command_line.clear();
         }
     }

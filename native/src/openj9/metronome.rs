@@ -6,7 +6,7 @@ use super::element::Tag;
 use super::window::Weight;
 use crate::columns::{Event, CAT_PAUSE, NULL_I64};
 use crate::diagnostics::LineClass;
-use crate::parser::Parser;
+use crate::table::Table;
 
 /// A `<gc-op>` whose children make a row.
 enum Op {
@@ -33,7 +33,7 @@ pub struct Metronome {
 
 impl Metronome {
     /// `<gc-op>` of type heartbeat or syncgc; None for another type.
-    pub fn gc_op(&mut self, p: &mut Parser, tag: &Tag, wall: Option<i64>) -> Option<LineClass> {
+    pub fn gc_op(&mut self, t: &mut Table, tag: &Tag, wall: Option<i64>) -> Option<LineClass> {
         let gc_id = tag.int(b"contextid").unwrap_or(NULL_I64);
         let wall_ms = wall.unwrap_or(NULL_I64);
         self.op = Some(match tag.attr(b"type")? {
@@ -50,7 +50,7 @@ impl Metronome {
             },
             _ => return None,
         });
-        p.set_collector("metronome");
+        t.set_collector("metronome");
         Some(LineClass::Matched)
     }
 
@@ -75,13 +75,13 @@ impl Metronome {
 
     /// `</gc-op>`: a heartbeat's pause row (standing for its quanta) or a synchronous GC's (a full pause).
     /// False when no such `<gc-op>` was open.
-    pub fn end_op(&mut self, p: &mut Parser) -> bool {
+    pub fn end_op(&mut self, t: &mut Table) -> bool {
         match self.op.take() {
             Some(Op::Heartbeat {
                 wall_ms,
                 gc_id,
                 quanta: Some((count, mean, kind)),
-            }) => self.heartbeat(p, wall_ms, gc_id, count * mean, &kind),
+            }) => self.heartbeat(t, wall_ms, gc_id, count * mean, &kind),
             Some(Op::SyncGc {
                 wall_ms,
                 gc_id,
@@ -95,8 +95,8 @@ impl Metronome {
                 e.pause_ms = ms;
                 e.duration_ms = ms;
                 e.wall_ms = wall_ms;
-                e.uptime_s = p.wall_uptime_s(wall_ms);
-                super::push(p, e);
+                e.uptime_s = t.wall_uptime_s(wall_ms);
+                super::push(t, e);
             }
             Some(_) => {}
             None => return false,
@@ -104,10 +104,10 @@ impl Metronome {
         true
     }
 
-    fn heartbeat(&mut self, p: &mut Parser, wall_ms: i64, gc_id: i64, ms: f64, kind: &[u8]) {
+    fn heartbeat(&mut self, t: &mut Table, wall_ms: i64, gc_id: i64, ms: f64, kind: &[u8]) {
         if !self.noted {
             self.noted = true;
-            p.diag.warn(
+            t.diag.warn(
                 "metronome prints a summary per heartbeat, not each pause: a heartbeat row's pause_ms is \
                  its quanta's count x mean time, so pause counts and maxima are per heartbeat (sums are \
                  right)"
@@ -124,8 +124,8 @@ impl Metronome {
         e.pause_ms = ms;
         e.duration_ms = ms;
         e.wall_ms = wall_ms;
-        e.uptime_s = p.wall_uptime_s(wall_ms);
-        super::push(p, e);
+        e.uptime_s = t.wall_uptime_s(wall_ms);
+        super::push(t, e);
     }
 
     pub fn end_of_source(&mut self) {

@@ -26,18 +26,18 @@ mod modern;
 mod records;
 mod sizes;
 mod stamps;
-#[cfg(test)]
-mod tests;
 mod window;
 
 use crate::columns::{Event, NULL_I64};
 use crate::diagnostics::LineClass;
-use crate::parser::Parser;
+use crate::table::{FormatParser, Table};
 use element::{Markup, Tag};
 
 /// What an OpenJ9 log has shown so far, across its files.
 #[derive(Default)]
-pub struct OpenJ9 {
+pub struct OpenJ9Parser {
+    /// The log's first line was read (it may be the end of a tag cut by the start of the file).
+    line_seen: bool,
     /// An element cut by a line end, kept until its `>` (`-->` for a comment).
     partial: Vec<u8>,
     header: header::State,
@@ -185,107 +185,88 @@ fn stronger(a: LineClass, b: LineClass) -> LineClass {
     }
 }
 
-impl Parser {
-    /// Reads `line` as OpenJ9 verbose GC when the log is one (decided by its first tag, before any
-    /// HotSpot line); None for a HotSpot log.
-    pub(crate) fn openj9_line(&mut self, line: &[u8]) -> Option<LineClass> {
-        if self.openj9.is_none() {
-            if self.fmt.unified_lines + self.fmt.legacy_lines > 0 {
-                return None;
-            }
-            let start = starts_openj9_log(line)?;
-            self.openj9 = Some(Box::default());
-            if start == Start::TagTail {
-                let tail = String::from_utf8_lossy(&line[..line.len().min(80)]).into_owned();
-                self.diag.warn(format!(
-                    "the log starts in the middle of a tag (a rotated or trimmed file): its end \
-                     ({}) is skipped",
-                    tail.trim()
-                ));
-                return Some(LineClass::Ignored);
-            }
+impl OpenJ9Parser {
+    /// Whether `line` starts an OpenJ9 log: an element of the format, or the end of a tag cut by the start
+    /// of the file. The dispatch asks before the log's first HotSpot line only.
+    pub fn starts_log(line: &[u8]) -> bool {
+        starts_openj9_log(line).is_some()
+    }
+}
+
+impl FormatParser for OpenJ9Parser {
+    /// Every line of an OpenJ9 log is OpenJ9's (application output between elements is text).
+    fn line(&mut self, t: &mut Table, line: &[u8]) -> Option<LineClass> {
+        if !std::mem::replace(&mut self.line_seen, true)
+            && starts_openj9_log(line) == Some(Start::TagTail)
+        {
+            let tail = String::from_utf8_lossy(&line[..line.len().min(80)]).into_owned();
+            t.diag.warn(format!(
+                "the log starts in the middle of a tag (a rotated or trimmed file): its end \
+                 ({}) is skipped",
+                tail.trim()
+            ));
+            return Some(LineClass::Ignored);
         }
-        let mut j9 = self.openj9.take()?;
-        let class = j9.line(self, line);
-        self.openj9 = Some(j9);
-        Some(class)
+        Some(self.read_line(t, line))
     }
 
     /// The end of one file of an OpenJ9 log: an element cut off, a pause without its end.
-    pub(crate) fn openj9_end_of_source(&mut self) {
-        let Some(mut j9) = self.openj9.take() else {
-            return;
-        };
-        if !j9.partial.is_empty() {
-            let cut = String::from_utf8_lossy(&j9.partial[..j9.partial.len().min(80)]).into_owned();
-            self.diag.truncated = true;
-            self.diag.warn(format!(
+    fn end_of_source(&mut self, t: &mut Table) {
+        if !self.partial.is_empty() {
+            let cut =
+                String::from_utf8_lossy(&self.partial[..self.partial.len().min(80)]).into_owned();
+            t.diag.truncated = true;
+            t.diag.warn(format!(
                 "the log ends in the middle of an element ({cut}...): the JVM was killed while writing; \
                  events up to the cut are kept"
             ));
-            j9.partial.clear();
+            self.partial.clear();
         }
-        j9.modern.end_of_source(self);
-        j9.records.end_of_source(self);
-        if j9.opened && !j9.closed {
-            self.diag.warn(
+        self.modern.end_of_source(t);
+        self.records.end_of_source(t);
+        if self.opened && !self.closed {
+            t.diag.warn(
                 "the log has no closing </verbosegc>: the JVM was still running or was killed \
                  (a file of a rotated set is closed when the next one opens)"
                     .to_string(),
             );
         }
-        j9.header.end_of_source();
-        j9.opened = false;
-        j9.closed = false;
-        j9.tag_seen = false;
-        self.openj9 = Some(j9);
+        self.header.end_of_source();
+        self.opened = false;
+        self.closed = false;
+        self.tag_seen = false;
     }
 
     /// The end of an OpenJ9 log: the collector when the log never named it.
-    pub(crate) fn openj9_finish(&mut self) {
-        if self.openj9.is_none() {
-            return;
-        }
-        self.set_collector("J9");
-        let collections = self
-            .openj9
-            .as_ref()
-            .map_or(0, |j9| j9.collection_elements + j9.records.closed);
-        if self.cols.base + self.cols.len() > 0 {
+    fn finish(&mut self, t: &mut Table) {
+        t.set_collector("J9");
+        let collections = self.collection_elements + self.records.closed;
+        if t.cols.base + t.cols.len() > 0 {
             return;
         }
         if collections > 0 {
-            self.diag.unread_collections = collections;
-            self.diag.warn(format!(
+            t.diag.unread_collections = collections;
+            t.diag.warn(format!(
                 "NO COLLECTION READ from a log that holds {collections} collection elements \
                  (<exclusive-end>, <af>, <sys>): the parser could not follow this log and every \
                  figure from it is missing; report it (the unknown-line samples show where)"
             ));
         } else {
-            self.diag.warn(
+            t.diag.warn(
                 "the verbose GC log holds no collection (the JVM ran none while it logged)"
                     .to_string(),
             );
         }
     }
-
-    /// Seconds since the log's first time stamp (its `<initialized>` when it starts with one) of a wall
-    /// time, NaN when the log has shown no time yet.
-    pub(crate) fn wall_uptime_s(&self, wall_ms: i64) -> f64 {
-        match self.first_wall_ms() {
-            Some(base) if wall_ms != NULL_I64 => (wall_ms - base) as f64 / 1000.0,
-            _ => f64::NAN,
-        }
-    }
 }
 
-impl OpenJ9 {
+impl OpenJ9Parser {
     /// One line: its tags, in order, and the text between them.
-    fn line(&mut self, p: &mut Parser, line: &[u8]) -> LineClass {
+    fn read_line(&mut self, t: &mut Table, line: &[u8]) -> LineClass {
         let mut class = LineClass::Ignored;
         let mut rest = line;
         if !self.partial.is_empty() {
-            match self.continue_partial(p, line) {
+            match self.continue_partial(t, line) {
                 Some((c, used)) => {
                     class = c;
                     rest = &line[used..];
@@ -301,7 +282,7 @@ impl OpenJ9 {
                 self.partial.extend_from_slice(tail);
                 break;
             };
-            class = stronger(class, self.markup(p, &tail[..end]));
+            class = stronger(class, self.markup(t, &tail[..end]));
             rest = &tail[end..];
         }
         if self.partial.is_empty() {
@@ -314,7 +295,7 @@ impl OpenJ9 {
     }
 
     /// A line that continues a cut element: (class, bytes used) once the element ends on it.
-    fn continue_partial(&mut self, p: &mut Parser, line: &[u8]) -> Option<(LineClass, usize)> {
+    fn continue_partial(&mut self, t: &mut Table, line: &[u8]) -> Option<(LineClass, usize)> {
         self.partial.push(b' ');
         let start = self.partial.len();
         self.partial.extend_from_slice(line);
@@ -330,7 +311,7 @@ impl OpenJ9 {
                     // A new element before this one ended: this one was cut (a JVM killed mid-write, then
                     // a new run appending to the file).
                     let cut = String::from_utf8_lossy(&self.partial[..start.min(80)]).into_owned();
-                    p.diag
+                    t.diag
                         .warn(format!("an element is cut off and was skipped: {cut}..."));
                     self.partial.clear();
                     return Some((LineClass::Ignored, 0));
@@ -341,28 +322,28 @@ impl OpenJ9 {
         let end = end?;
         let used = end - start;
         let raw = std::mem::take(&mut self.partial);
-        let class = self.markup(p, &raw[..end]);
+        let class = self.markup(t, &raw[..end]);
         self.partial = raw;
         self.partial.clear();
         Some((class, used))
     }
 
     /// One `<...>`.
-    fn markup(&mut self, p: &mut Parser, raw: &[u8]) -> LineClass {
-        p.fmt.openj9_elements += 1;
+    fn markup(&mut self, t: &mut Table, raw: &[u8]) -> LineClass {
+        t.fmt.openj9_elements += 1;
         match element::parse(raw) {
-            Some(Markup::Tag(tag)) => self.tag(p, &tag, raw),
+            Some(Markup::Tag(tag)) => self.tag(t, &tag, raw),
             Some(Markup::Declaration) => LineClass::Ignored,
             None => LineClass::Text, // "a < b" in application output
         }
     }
 
-    fn tag(&mut self, p: &mut Parser, tag: &Tag, raw: &[u8]) -> LineClass {
+    fn tag(&mut self, t: &mut Table, tag: &Tag, raw: &[u8]) -> LineClass {
         if !self.tag_seen {
             self.tag_seen = true;
             if tag.end || !is_top_level(tag.name) {
                 let first = String::from_utf8_lossy(&raw[..raw.len().min(80)]).into_owned();
-                p.diag.warn(format!(
+                t.diag.warn(format!(
                     "the log starts inside an element (its first tag is {first}): a rotated or trimmed \
                      file; it is read from there, a window whose <exclusive-end> is intact keeps its pause"
                 ));
@@ -376,21 +357,21 @@ impl OpenJ9 {
                 self.closed = true;
             } else {
                 if self.opened && !self.closed {
-                    p.diag.warn(
+                    t.diag.warn(
                         "a second <verbosegc> before the first one closed: a restarted JVM appending \
                          to the file, or two logs in one; both are read"
                             .to_string(),
                     );
                 }
-                self.restart(p);
+                self.restart(t);
                 self.opened = true;
                 self.closed = false;
-                self.header.verbosegc(p, tag);
+                self.header.verbosegc(t, tag);
             }
             return LineClass::Ignored;
         }
         if tag.name == b"initialized" && !tag.end {
-            self.restart(p);
+            self.restart(t);
         }
         let wall = if !tag.end && stamps::is_dated(tag.name) {
             tag.attr(b"timestamp").and_then(stamps::wall_ms)
@@ -398,26 +379,26 @@ impl OpenJ9 {
             None
         };
         if let Some(wall) = wall {
-            p.set_line_time(None, Some(wall), raw);
+            t.set_line_time(None, Some(wall), raw);
         }
-        if let Some(class) = self.header.tag(p, tag) {
+        if let Some(class) = self.header.tag(t, tag) {
             return class;
         }
-        if let Some(class) = self.records.tag(p, tag, wall) {
+        if let Some(class) = self.records.tag(t, tag, wall) {
             return class;
         }
-        self.modern.tag(p, tag, wall)
+        self.modern.tag(t, tag, wall)
     }
 }
 
-impl OpenJ9 {
+impl OpenJ9Parser {
     /// A new log starts (`<verbosegc>`, `<initialized>`): a header, window or record still open belongs to
     /// a log that was cut off.
-    fn restart(&mut self, p: &mut Parser) {
-        self.header.cut(p);
+    fn restart(&mut self, t: &mut Table) {
+        self.header.cut(t);
         let cut = self.modern.cut() | self.records.cut();
         if cut {
-            p.diag.warn(
+            t.diag.warn(
                 "a new log starts inside a collection (a JVM restarted, or two logs concatenated): \
                  the collection it cuts has no end and is skipped"
                     .to_string(),
@@ -428,11 +409,11 @@ impl OpenJ9 {
 
 /// Appends an event row; a GC id it carries is one the log printed (a cycle's `id` / `contextid`, a
 /// record's `totalid`).
-fn push(p: &mut Parser, e: Event) -> usize {
+fn push(t: &mut Table, e: Event) -> usize {
     if e.gc_id != NULL_I64 {
-        p.saw_gc_id(e.gc_id);
+        t.saw_gc_id(e.gc_id);
     }
-    p.push_event(e)
+    t.push(e, false)
 }
 
 /// Where the markup starting at `s[0] == b'<'` ends (one past its `>`), None when it goes on to the next

@@ -9,7 +9,7 @@ use super::sizes::{MemReader, Side, Sizes};
 use super::window::{collection, Window, ALLOCATION_FAILURE, ALLOCATION_TAXATION, SYSTEM_GC};
 use crate::columns::{Event, CAT_PAUSE, NULL_I64, REQUEST};
 use crate::diagnostics::LineClass;
-use crate::parser::Parser;
+use crate::table::Table;
 
 #[derive(Default)]
 pub struct State {
@@ -99,22 +99,22 @@ const WARNING_SUFFIXES: [(&[u8], &[u8]); 1] = [(
 )];
 
 impl State {
-    pub fn tag(&mut self, p: &mut Parser, tag: &Tag, wall: Option<i64>) -> LineClass {
+    pub fn tag(&mut self, t: &mut Table, tag: &Tag, wall: Option<i64>) -> LineClass {
         if tag.end {
-            return self.end_tag(p, tag.name);
+            return self.end_tag(t, tag.name);
         }
-        let class = self.start_tag(p, tag, wall);
+        let class = self.start_tag(t, tag, wall);
         // An empty tag also ends its element (a `<mem>` reader counts its own empty tags).
         if tag.empty && class != LineClass::UnknownGc && !matches!(tag.name, b"mem" | b"mem-info") {
-            self.end_tag(p, tag.name);
+            self.end_tag(t, tag.name);
         }
         class
     }
 
-    fn start_tag(&mut self, p: &mut Parser, tag: &Tag, wall: Option<i64>) -> LineClass {
+    fn start_tag(&mut self, t: &mut Table, tag: &Tag, wall: Option<i64>) -> LineClass {
         match tag.name {
-            b"exclusive-start" => self.open_window(p, wall),
-            b"exclusive-end" => return self.close_window(p, tag, wall),
+            b"exclusive-start" => self.open_window(t, wall),
+            b"exclusive-end" => return self.close_window(t, tag, wall),
             b"af-start" => self.trigger(
                 ALLOCATION_FAILURE,
                 tag.int(b"totalBytesRequested").unwrap_or(NULL_I64),
@@ -126,11 +126,11 @@ impl State {
             b"allocation-taxation" => self.trigger(ALLOCATION_TAXATION, NULL_I64),
             b"percolate-collect" => {} // the global collection that follows says the rest
             b"copy-failed" => self.window.suffix = b" (copy failed)",
-            b"cycle-start" => return self.cycle_start(p, tag),
-            b"cycle-continue" => return self.increment(p, tag, b"newtype"),
+            b"cycle-start" => return self.cycle_start(t, tag),
+            b"cycle-continue" => return self.increment(t, tag, b"newtype"),
             b"cycle-end" => {}
             b"gc-start" => {
-                let class = self.increment(p, tag, b"type");
+                let class = self.increment(t, tag, b"type");
                 if class == LineClass::Matched && !tag.empty {
                     self.mem.enter(Side::Before);
                 }
@@ -152,8 +152,8 @@ impl State {
                     self.mem.enter(Side::After);
                 }
             }
-            b"mem-info" | b"mem" => return self.mem_tag(p, tag),
-            b"gc-op" => return self.gc_op(p, tag, wall),
+            b"mem-info" | b"mem" => return self.mem_tag(t, tag),
+            b"gc-op" => return self.gc_op(t, tag, wall),
             b"warning" => {
                 let details = tag.attr(b"details").unwrap_or(b"");
                 if let Some((_, suffix)) = WARNING_SUFFIXES.iter().find(|(d, _)| *d == details) {
@@ -164,22 +164,22 @@ impl State {
             name if is_detail(name) => return LineClass::Ignored,
             b"concurrent-global-final" | b"concurrent-collection-start" => {
                 self.ensure_window();
-                return self.concurrent_tag(p, tag, wall);
+                return self.concurrent_tag(t, tag, wall);
             }
-            _ => return self.concurrent_tag(p, tag, wall),
+            _ => return self.concurrent_tag(t, tag, wall),
         }
         LineClass::Matched
     }
 
     /// Concurrent work and metronome's rows, or an element no rule knows.
-    fn concurrent_tag(&mut self, p: &mut Parser, tag: &Tag, wall: Option<i64>) -> LineClass {
-        if let Some(class) = self.concurrent.tag(p, tag, wall, &mut self.window) {
+    fn concurrent_tag(&mut self, t: &mut Table, tag: &Tag, wall: Option<i64>) -> LineClass {
+        if let Some(class) = self.concurrent.tag(t, tag, wall, &mut self.window) {
             return class;
         }
         self.metronome.tag(tag).unwrap_or(LineClass::UnknownGc)
     }
 
-    fn end_tag(&mut self, p: &mut Parser, name: &[u8]) -> LineClass {
+    fn end_tag(&mut self, t: &mut Table, name: &[u8]) -> LineClass {
         match name {
             b"gc-start" | b"gc-end" => self.mem.leave(),
             b"mem-info" => {
@@ -193,21 +193,21 @@ impl State {
                 return LineClass::Ignored;
             }
             b"gc-op" => {
-                self.metronome.end_op(p);
+                self.metronome.end_op(t);
             }
             _ => {
                 return self
                     .concurrent
-                    .end_tag(p, name)
+                    .end_tag(t, name)
                     .unwrap_or(LineClass::Ignored)
             }
         }
         LineClass::Matched
     }
 
-    fn open_window(&mut self, p: &mut Parser, wall: Option<i64>) {
+    fn open_window(&mut self, t: &mut Table, wall: Option<i64>) {
         if self.window.open && self.window.start_ms != NULL_I64 {
-            p.diag.warn(
+            t.diag.warn(
                 "an <exclusive-start> came inside an open window: the first window has no end and is \
                  not counted"
                     .to_string(),
@@ -244,13 +244,13 @@ impl State {
         }
     }
 
-    fn cycle_start(&mut self, p: &mut Parser, tag: &Tag) -> LineClass {
+    fn cycle_start(&mut self, t: &mut Table, tag: &Tag) -> LineClass {
         let kind = tag.attr(b"type").unwrap_or(b"");
         let Some((_, policy)) = collection(kind) else {
             return LineClass::UnknownGc;
         };
         if let Some(policy) = policy {
-            p.set_collector(policy);
+            t.set_collector(policy);
         }
         if !self.window.open {
             return LineClass::Matched; // metronome: cycles outside any window
@@ -271,13 +271,13 @@ impl State {
 
     /// `<gc-start type>` (an increment) or `<cycle-continue newtype>` (a balanced global mark turned
     /// global GC).
-    fn increment(&mut self, p: &mut Parser, tag: &Tag, type_attr: &[u8]) -> LineClass {
+    fn increment(&mut self, t: &mut Table, tag: &Tag, type_attr: &[u8]) -> LineClass {
         let kind = tag.attr(type_attr).unwrap_or(b"");
         let Some((weight, policy)) = collection(kind) else {
             return LineClass::UnknownGc;
         };
         if let Some(policy) = policy {
-            p.set_collector(policy);
+            t.set_collector(policy);
         }
         self.ensure_window();
         self.window.note_id(tag.int(b"contextid"));
@@ -289,8 +289,8 @@ impl State {
         LineClass::Matched
     }
 
-    fn mem_tag(&mut self, p: &mut Parser, tag: &Tag) -> LineClass {
-        let (class, done) = self.mem.tag(p, tag);
+    fn mem_tag(&mut self, t: &mut Table, tag: &Tag) -> LineClass {
+        let (class, done) = self.mem.tag(t, tag);
         if let Some((side, sizes)) = done {
             self.keep_sizes(side, sizes);
         }
@@ -309,8 +309,8 @@ impl State {
         }
     }
 
-    fn gc_op(&mut self, p: &mut Parser, tag: &Tag, wall: Option<i64>) -> LineClass {
-        if let Some(class) = self.metronome.gc_op(p, tag, wall) {
+    fn gc_op(&mut self, t: &mut Table, tag: &Tag, wall: Option<i64>) -> LineClass {
+        if let Some(class) = self.metronome.gc_op(t, tag, wall) {
             return class;
         }
         self.concurrent.op_time(tag.number(b"timems"));
@@ -323,7 +323,7 @@ impl State {
     }
 
     /// `<exclusive-end durationms>`: the pause row.
-    fn close_window(&mut self, p: &mut Parser, tag: &Tag, end_ms: Option<i64>) -> LineClass {
+    fn close_window(&mut self, t: &mut Table, tag: &Tag, end_ms: Option<i64>) -> LineClass {
         let Some(ms) = tag.number(b"durationms") else {
             return LineClass::UnknownGc;
         };
@@ -341,9 +341,9 @@ impl State {
         e.pause_ms = ms;
         e.duration_ms = ms;
         e.wall_ms = start_ms;
-        e.uptime_s = p.wall_uptime_s(start_ms);
-        let row = super::sizes::push_with_sizes(p, e, w.before.as_ref(), w.after.as_ref());
-        p.cols.set_extra(row, REQUEST, w.request);
+        e.uptime_s = t.wall_uptime_s(start_ms);
+        let row = super::sizes::push_with_sizes(t, e, w.before.as_ref(), w.after.as_ref());
+        t.cols.set_extra(row, REQUEST, w.request);
         if let (Some((cycle, reason)), Some(end)) = (self.window.kickoff_cycle.take(), end_ms) {
             self.concurrent.mark_started(cycle, end, reason);
         }
@@ -366,10 +366,10 @@ impl State {
     }
 
     /// The end of a file: a window still open has no end and is not counted.
-    pub fn end_of_source(&mut self, p: &mut Parser) {
+    pub fn end_of_source(&mut self, t: &mut Table) {
         if self.window.open && (self.window.start_ms != NULL_I64 || self.window.gc_id != NULL_I64) {
-            p.diag.truncated = true;
-            p.diag.warn(
+            t.diag.truncated = true;
+            t.diag.warn(
                 "the log ends inside a stop-the-world window (no <exclusive-end>): that pause is not \
                  counted"
                     .to_string(),

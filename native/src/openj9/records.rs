@@ -10,7 +10,7 @@ use super::sizes::{push_with_sizes, Sizes, LOA, OLD, YOUNG};
 use super::window::{Weight, ALLOCATION_FAILURE, SYSTEM_GC};
 use crate::columns::{Event, CAT_CONCURRENT, CAT_PAUSE, NULL_I64, REQUEST};
 use crate::diagnostics::LineClass;
-use crate::parser::Parser;
+use crate::table::Table;
 
 /// One `<af>`, `<sys>` or `<con event="collection">` record being read.
 #[derive(Default)]
@@ -128,23 +128,23 @@ pub fn is_detail(name: &[u8]) -> bool {
 
 impl State {
     /// The tags of the records; None for a tag they do not hold (the modern format's).
-    pub fn tag(&mut self, p: &mut Parser, tag: &Tag, wall: Option<i64>) -> Option<LineClass> {
+    pub fn tag(&mut self, t: &mut Table, tag: &Tag, wall: Option<i64>) -> Option<LineClass> {
         match tag.name {
             b"af" | b"sys" if !tag.end => {
                 let cause = if tag.name == b"af" {
                     if tag.attr(b"type") == Some(b"nursery") {
-                        p.set_collector("gencon");
+                        t.set_collector("gencon");
                     }
                     ALLOCATION_FAILURE
                 } else {
                     SYSTEM_GC
                 };
-                self.open(p, wall, cause);
+                self.open(t, wall, cause);
                 return Some(LineClass::Matched);
             }
-            b"af" | b"sys" => return Some(self.close(p)),
-            b"con" if tag.end => return Some(self.end_con(p)),
-            b"con" => return Some(self.con(p, tag, wall)),
+            b"af" | b"sys" => return Some(self.close(t)),
+            b"con" if tag.end => return Some(self.end_con(t)),
+            b"con" => return Some(self.con(t, tag, wall)),
             _ => {}
         }
         if self.record.is_none() && self.cons.is_empty() {
@@ -156,15 +156,15 @@ impl State {
             }
             return None;
         }
-        Some(self.inner(p, tag))
+        Some(self.inner(t, tag))
     }
 
     /// The end of a record with no record open: one whose start the file does not hold.
-    fn orphan_end(&mut self, p: &mut Parser) -> LineClass {
+    fn orphan_end(&mut self, t: &mut Table) -> LineClass {
         if !std::mem::take(&mut self.orphan) {
             return LineClass::UnknownGc;
         }
-        p.diag.warn(
+        t.diag.warn(
             "the log starts inside a collection record (its <af>, <sys> or <con> is not in the file): \
              that record has no time stamp and its pause is not counted"
                 .to_string(),
@@ -181,10 +181,10 @@ impl State {
         open
     }
 
-    fn open(&mut self, p: &mut Parser, wall: Option<i64>, cause: &[u8]) {
+    fn open(&mut self, t: &mut Table, wall: Option<i64>, cause: &[u8]) {
         self.orphan = false;
         if self.record.is_some() {
-            p.diag.warn(
+            t.diag.warn(
                 "a collection record starts inside another one (a JVM restarted or killed mid-write): \
                  the first has no end and is skipped"
                     .to_string(),
@@ -199,12 +199,12 @@ impl State {
         });
     }
 
-    fn con(&mut self, p: &mut Parser, tag: &Tag, wall: Option<i64>) -> LineClass {
+    fn con(&mut self, t: &mut Table, tag: &Tag, wall: Option<i64>) -> LineClass {
         let event = tag.attr(b"event").unwrap_or(b"");
         let kind = match event {
             b"collection" => {
-                self.open(p, wall, b"concurrent collection");
-                self.mark_row(p, wall);
+                self.open(t, wall, b"concurrent collection");
+                self.mark_row(t, wall);
                 Con::Collection
             }
             b"kickoff" => {
@@ -221,8 +221,8 @@ impl State {
                 e.phase = b"concurrent aborted";
                 e.cause = tag.attr(b"reason").unwrap_or(b"");
                 e.wall_ms = start;
-                e.uptime_s = p.wall_uptime_s(start);
-                super::push(p, e);
+                e.uptime_s = t.wall_uptime_s(start);
+                super::push(t, e);
                 Con::Other
             }
             b"halted"
@@ -243,7 +243,7 @@ impl State {
     }
 
     /// The concurrent mark that a `<con event="collection">` ends, from its kickoff.
-    fn mark_row(&mut self, p: &mut Parser, wall: Option<i64>) {
+    fn mark_row(&mut self, t: &mut Table, wall: Option<i64>) {
         let (Some((start, reason)), Some(end)) = (self.kickoff.take(), wall) else {
             return;
         };
@@ -255,31 +255,31 @@ impl State {
         e.cause = &reason;
         e.duration_ms = (end - start) as f64;
         e.wall_ms = start;
-        e.uptime_s = p.wall_uptime_s(start);
-        super::push(p, e);
+        e.uptime_s = t.wall_uptime_s(start);
+        super::push(t, e);
     }
 
-    fn end_con(&mut self, p: &mut Parser) -> LineClass {
+    fn end_con(&mut self, t: &mut Table) -> LineClass {
         match self.cons.pop() {
-            Some(Con::Collection) => self.close(p),
+            Some(Con::Collection) => self.close(t),
             Some(Con::Sweep) => {
                 if let Some((wall, ms)) = self.sweep.take() {
                     let mut e = Event::new(CAT_CONCURRENT, b"concurrent-sweep");
                     e.phase = b"completed full sweep";
                     e.duration_ms = ms;
                     e.wall_ms = wall;
-                    e.uptime_s = p.wall_uptime_s(wall);
-                    super::push(p, e);
+                    e.uptime_s = t.wall_uptime_s(wall);
+                    super::push(t, e);
                 }
                 LineClass::Matched
             }
             Some(_) => LineClass::Ignored,
-            None => self.orphan_end(p),
+            None => self.orphan_end(t),
         }
     }
 
     /// A tag inside a record or a `<con>`.
-    fn inner(&mut self, p: &mut Parser, tag: &Tag) -> LineClass {
+    fn inner(&mut self, t: &mut Table, tag: &Tag) -> LineClass {
         match tag.name {
             b"kickoff" => {
                 if let (Some((_, r)), Some(v)) = (self.kickoff.as_mut(), tag.attr(b"reason")) {
@@ -317,7 +317,7 @@ impl State {
             b"gc" => {
                 let (weight, phase) = match tag.attr(b"type") {
                     Some(b"scavenger") => {
-                        p.set_collector("gencon");
+                        t.set_collector("gencon");
                         (Weight::Young, &b"scavenger"[..])
                     }
                     Some(b"global") => (Weight::Full, &b"global"[..]),
@@ -386,13 +386,13 @@ impl State {
     }
 
     /// `</af>`, `</sys>`, `</con>` of a collection: the pause row.
-    fn close(&mut self, p: &mut Parser) -> LineClass {
+    fn close(&mut self, t: &mut Table) -> LineClass {
         let Some(mut r) = self.record.take() else {
-            return self.orphan_end(p);
+            return self.orphan_end(t);
         };
         self.closed += 1;
         let Some(ms) = r.total_ms else {
-            p.diag.warn(
+            t.diag.warn(
                 "a collection record has no <time totalms>: its pause is not counted".to_string(),
             );
             return LineClass::Matched;
@@ -411,18 +411,18 @@ impl State {
         e.pause_ms = ms;
         e.duration_ms = ms;
         e.wall_ms = r.start_ms;
-        e.uptime_s = p.wall_uptime_s(r.start_ms);
+        e.uptime_s = t.wall_uptime_s(r.start_ms);
         let after = r.after_gc.then_some(&r.after);
-        let row = push_with_sizes(p, e, Some(&r.before), after);
-        p.cols.set_extra(row, REQUEST, r.request);
+        let row = push_with_sizes(t, e, Some(&r.before), after);
+        t.cols.set_extra(row, REQUEST, r.request);
         LineClass::Matched
     }
 
     /// The end of a file: a record still open is cut.
-    pub fn end_of_source(&mut self, p: &mut Parser) {
+    pub fn end_of_source(&mut self, t: &mut Table) {
         if self.record.take().is_some() {
-            p.diag.truncated = true;
-            p.diag.warn(
+            t.diag.truncated = true;
+            t.diag.warn(
                 "the log ends inside a collection record (no closing tag): that pause is not counted"
                     .to_string(),
             );

@@ -6,7 +6,7 @@ use super::element::Tag;
 use crate::columns::{Event, Space, LOA_AFTER, LOA_BEFORE, LOA_CAPACITY, NULL_I64};
 use crate::diagnostics::LineClass;
 use crate::numbers::Change;
-use crate::parser::Parser;
+use crate::table::Table;
 
 pub const HEAP: usize = 0;
 pub const YOUNG: usize = 1;
@@ -74,25 +74,25 @@ fn change(before: Option<&Sizes>, after: Option<&Sizes>, space: usize) -> Change
 /// Appends `e` with the heap, young and old figures of `before` / `after`, and the LOA's (its capacity:
 /// the total after the collection only); returns its row.
 pub fn push_with_sizes(
-    p: &mut Parser,
+    t: &mut Table,
     mut e: Event,
     before: Option<&Sizes>,
     after: Option<&Sizes>,
 ) -> usize {
     e.set_heap(Some(change(before, after, HEAP)));
-    let row = super::push(p, e);
+    let row = super::push(t, e);
     for (space, column) in [(YOUNG, Space::Young), (OLD, Space::Old)] {
         let c = change(before, after, space);
         if c != Change::default() {
-            p.cols.set_space(row, column, &c);
+            t.cols.set_space(row, column, &c);
         }
     }
     if let Some(b) = before {
-        p.cols.set_extra(row, LOA_BEFORE, b.used[LOA]);
+        t.cols.set_extra(row, LOA_BEFORE, b.used[LOA]);
     }
     if let Some(a) = after {
-        p.cols.set_extra(row, LOA_AFTER, a.used[LOA]);
-        p.cols.set_extra(row, LOA_CAPACITY, a.total[LOA]);
+        t.cols.set_extra(row, LOA_AFTER, a.used[LOA]);
+        t.cols.set_extra(row, LOA_CAPACITY, a.total[LOA]);
     }
     row
 }
@@ -125,7 +125,7 @@ impl MemReader {
     }
 
     /// A `<mem-info>` or `<mem>` start (or empty) tag; the snapshot when it is complete.
-    pub fn tag(&mut self, p: &mut Parser, tag: &Tag) -> (LineClass, Option<(Side, Sizes)>) {
+    pub fn tag(&mut self, t: &mut Table, tag: &Tag) -> (LineClass, Option<(Side, Sizes)>) {
         let Some(side) = self.side else {
             return (LineClass::Ignored, None); // a snapshot outside an increment
         };
@@ -143,7 +143,7 @@ impl MemReader {
             return (LineClass::Ignored, None);
         }
         let class = if self.depth == 0 {
-            self.space(p, tag)
+            self.space(t, tag)
         } else if tag.attr(b"type") == Some(b"loa") && self.sizes.set(LOA, tag, b"free", b"total") {
             LineClass::Matched // the tenure area's LOA, a figure of its own
         } else {
@@ -155,7 +155,7 @@ impl MemReader {
         (class, None)
     }
 
-    fn space(&mut self, p: &mut Parser, tag: &Tag) -> LineClass {
+    fn space(&mut self, t: &mut Table, tag: &Tag) -> LineClass {
         let (space, policy) = match tag.attr(b"type") {
             Some(b"nursery") => (YOUNG, "gencon"),
             Some(b"eden") => (YOUNG, "balanced"),
@@ -163,7 +163,7 @@ impl MemReader {
             _ => return LineClass::UnknownGc,
         };
         if !policy.is_empty() {
-            p.set_collector(policy);
+            t.set_collector(policy);
         }
         if self.sizes.set(space, tag, b"free", b"total") {
             LineClass::Matched

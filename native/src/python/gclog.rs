@@ -251,7 +251,7 @@ fn to_python(py: Python<'_>, p: Parser) -> PyResult<Py<PyDict>> {
     out.set_item("diagnostics", diagnostics_to_python(py, &p)?)?;
     out.set_item("format", format_to_python(py, &p)?)?;
     let cols = PyDict::new(py);
-    let c = p.cols;
+    let c = p.table.cols;
     cols.set_item("uptime_s", c.uptime_s.into_pyarray(py))?;
     cols.set_item("wall_ms", c.wall_ms.into_pyarray(py))?;
     cols.set_item("gc_id", c.gc_id.into_pyarray(py))?;
