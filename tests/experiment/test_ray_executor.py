@@ -45,12 +45,20 @@ HEAD = {
 WORKLOAD = "jvmlab.workloads.GcChurn"
 
 
-def spec_text(mark: str, duration_s: int, flag_sets: dict[str, str], repetitions: int) -> str:
+# A start script that does not exec java: the parent-death signal reaches it, not the JVM.
+START_SCRIPT = '"sh", "-c", "\\"$@\\" & wait", "sh", '
+
+
+def spec_text(
+    mark: str, duration_s: int, flag_sets: dict[str, str], repetitions: int, script: bool = False
+) -> str:
     flags = ", ".join(f'{name} = ["{flag}", "-Djvmlab.test={mark}"]' for name, flag in flag_sets.items())
+    launcher = START_SCRIPT if script else ""
     return f"""
 name = "ray-churn"
 [workload]
-command = ["{{java}}", "{{jvm_opts}}", "-cp", "{{classes}}", "{WORKLOAD}", "--duration-s={duration_s}"]
+command = [{launcher}"{{java}}", "{{jvm_opts}}", "-cp", "{{classes}}", "{WORKLOAD}",
+           "--duration-s={duration_s}"]
 ready = {{ log = "t_s=1 ", timeout_s = 30 }}
 [matrix]
 jdks = ["21"]
@@ -64,11 +72,13 @@ sample_interval_s = 0.5
 
 
 def jvms(mark: str) -> list[psutil.Process]:
-    """The running trial JVMs of one test (the workload, with the test's mark; not the flag checks)."""
+    """The running trial JVMs of one test (the workload, with the test's mark; not the flag checks, nor the
+    supervisor or a start script, whose command lines hold the JVM's)."""
     out = []
-    for p in psutil.process_iter(["cmdline", "status"]):
+    for p in psutil.process_iter(["name", "cmdline", "status"]):
         cmd = p.info["cmdline"] or []
-        if f"-Djvmlab.test={mark}" in cmd and WORKLOAD in cmd and p.info["status"] != psutil.STATUS_ZOMBIE:
+        running = p.info["status"] != psutil.STATUS_ZOMBIE and (p.info["name"] or "").startswith("java")
+        if running and f"-Djvmlab.test={mark}" in cmd and WORKLOAD in cmd:
             out.append(p)
     return out
 
@@ -192,9 +202,10 @@ def test_sigterm_to_the_driver_cancels_its_trials_and_their_jvms(tmp_path, clust
     assert states == [PENDING, PENDING] and status == "interrupted"  # both run again on --resume
 
 
-def test_cancel_ends_the_tasks_and_their_jvms_while_connected(tmp_path, cluster):
+@pytest.mark.parametrize("script", [False, True], ids=["java", "start script"])
+def test_cancel_ends_the_tasks_and_their_jvms_while_connected(tmp_path, cluster, script):
     mark = uuid.uuid4().hex[:12]
-    spec = parse_spec(tomllib.loads(spec_text(mark, 60, {"serial": "-XX:+UseSerialGC"}, 1)))
+    spec = parse_spec(tomllib.loads(spec_text(mark, 60, {"serial": "-XX:+UseSerialGC"}, 1, script)))
     (jdk,) = jdks.resolve(spec.matrix.jdks)
     setup = TrialSetup(
         trial_id="t#1",

@@ -1,5 +1,6 @@
 """Running one JVM as a child process with a timeout and a kill path for its whole process tree; every JVM
-jvmlab starts dies with jvmlab (child_setup: the kernel's parent-death signal), even on `kill -9`."""
+jvmlab starts dies with jvmlab (child_setup: the kernel's parent-death signal), even on `kill -9`, and so
+does everything a command started under the supervisor starts (start_supervised, jdk/supervisor.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 _KILL_GRACE_S = 5.0
+SUPERVISOR = Path(__file__).with_name("supervisor.py")
 
 
 _PR_SET_PDEATHSIG = 1
@@ -34,14 +36,16 @@ def _libc_prctl() -> Callable[..., int] | None:
 _PRCTL = _libc_prctl()
 
 
-def child_setup(nice: int = 0, cpus: Sequence[int] | None = None) -> Callable[[], None]:
-    """What the child runs before exec: die with its parent, then lower priority and pin CPUs if asked.
-    (Only async-signal-safe work: no allocation-heavy Python, no locks.)"""
+def child_setup(
+    nice: int = 0, cpus: Sequence[int] | None = None, death_signal: int = signal.SIGKILL
+) -> Callable[[], None]:
+    """What the child runs before exec: get `death_signal` when its parent dies, then lower priority and pin
+    CPUs if asked. (Only async-signal-safe work: no allocation-heavy Python, no locks.)"""
     parent = os.getpid()
 
     def setup() -> None:
         if _PRCTL is not None:
-            _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            _PRCTL(_PR_SET_PDEATHSIG, death_signal, 0, 0, 0)
             if os.getppid() != parent:  # the parent died before prctl took effect
                 os._exit(1)
         if nice:
@@ -50,6 +54,61 @@ def child_setup(nice: int = 0, cpus: Sequence[int] | None = None) -> Callable[[]
             os.sched_setaffinity(0, cpus)
 
     return setup
+
+
+@dataclass(frozen=True)
+class Supervised:
+    """A command started under the supervisor (jdk/supervisor.py)."""
+
+    proc: subprocess.Popen[bytes]  # the supervisor: exits as the command did, once none of its tree is left
+    pid: int  # the command's own
+    reaper: int  # the supervisor's process that the command's whole tree stays below
+
+
+def start_supervised(
+    argv: Sequence[str],
+    *,
+    grace_s: float = _KILL_GRACE_S,
+    nice: int = 0,
+    cpus: Sequence[int] | None = None,
+    **popen: Any,
+) -> Supervised:
+    """Starts argv (a list, never a shell string) under the supervisor, in a session of its own. SIGTERM to
+    the supervisor ends the command's whole tree (SIGTERM, `grace_s`, SIGKILL), and so does jvmlab's death.
+    Raises OSError when the command cannot be started. Off Linux, argv runs directly."""
+    if not sys.platform.startswith("linux"):
+        proc = subprocess.Popen(list(argv), start_new_session=True, **popen)
+        return Supervised(proc, proc.pid, proc.pid)
+    # The pids, or why the command could not start, come back on a pipe.
+    read_fd, write_fd = os.pipe()
+    try:
+        supervisor = [sys.executable, "-I", "-S", str(SUPERVISOR), f"{grace_s:g}", str(write_fd)]
+        proc = subprocess.Popen(
+            [*supervisor, *argv],
+            pass_fds=(write_fd,),
+            start_new_session=True,
+            preexec_fn=child_setup(nice, cpus, signal.SIGTERM),  # noqa: PLW1509 - no locks in the child
+            **popen,
+        )
+    except BaseException:
+        os.close(read_fd)
+        raise
+    finally:
+        os.close(write_fd)
+    try:
+        with os.fdopen(read_fd, "rb") as f:
+            said = f.read().decode().split()
+    except BaseException:  # Ctrl-C: the supervisor ends what it started
+        proc.terminate()
+        proc.wait()
+        raise
+    if len(said) == 2 and all(word.isdigit() for word in said):
+        return Supervised(proc, int(said[1]), int(said[0]))
+    code = proc.wait()
+    if said[:1] == ["error"]:
+        errno = int(said[1])
+        raise OSError(errno, os.strerror(errno), argv[0])
+    raise OSError(f"the supervisor of {argv[0]} exited with {code} before starting it")
 
 
 @dataclass(frozen=True)

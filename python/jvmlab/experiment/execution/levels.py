@@ -113,7 +113,7 @@ def _tool(
     began = time.time()
     with open(log, "wb") as out:
         try:
-            proc = spawn(argv, cwd=run_dir, env=os.environ, stdout=out, stderr=subprocess.STDOUT)
+            proc = spawn(argv, cwd=run_dir, env=os.environ, stdout=out, stderr=subprocess.STDOUT).proc
         except OSError as e:
             raise Stop("failed", f"level {level.label}: cannot start the load tool {argv[0]}: {e}") from None
         try:

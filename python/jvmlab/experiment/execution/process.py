@@ -1,9 +1,10 @@
 """Starting a trial's process tree and ending all of it.
 
-The child leads a new session (its own process group), so one signal reaches everything it starts. On Linux
-it also asks the kernel to kill it when jvmlab dies (PR_SET_PDEATHSIG): even `kill -9` of jvmlab leaves no
-JVM behind. Ending a tree: SIGTERM to the group and to every descendant found (some leave the group), a
-grace period, then SIGKILL.
+The command runs under jvmlab's supervisor (jdk/supervisor.py), which leads a new session (its own process
+group, so one signal reaches everything that stays in it) and keeps the command's whole tree below itself,
+even what double-forks or calls setsid. The supervisor dies with jvmlab (PR_SET_PDEATHSIG) and ends the tree
+when it does: even `kill -9` of jvmlab leaves no JVM behind, however a start script starts it. Ending a
+tree: SIGTERM to the group and to every descendant found (some leave the group), a grace period, then SIGKILL.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import IO
 
 import psutil
 
-from jvmlab.jdk.launch import child_setup
+from jvmlab.jdk.launch import Supervised, start_supervised
 
 
 def spawn(
@@ -31,17 +32,17 @@ def spawn(
     stderr: int | IO[bytes],
     nice: int = 0,
     cpus: Sequence[int] | None = None,
-) -> subprocess.Popen[bytes]:
-    """Starts argv (a list, never a shell string) in its own session, with a pipe for stdin."""
-    return subprocess.Popen(
-        list(argv),
+) -> Supervised:
+    """Starts argv (a list, never a shell string) under the supervisor, with a pipe for stdin."""
+    return start_supervised(
+        argv,
+        nice=nice,
+        cpus=cpus,
         cwd=cwd,
         env=dict(env),
         stdin=subprocess.PIPE,
         stdout=stdout,
         stderr=stderr,
-        start_new_session=True,
-        preexec_fn=child_setup(nice, cpus),  # noqa: PLW1509 - no threads touch locks in the child
     )
 
 

@@ -146,8 +146,8 @@ class RayExecutor(Executor):
         return Finished(flight.job, outcome, node=flight.node)
 
     def cancel(self) -> None:
-        """Force-cancels every task in flight: Ray kills its worker, and the JVM dies with it
-        (PR_SET_PDEATHSIG, execution/process.py). Waits a little for them to be gone."""
+        """Force-cancels every task in flight: Ray kills its worker, and the trial's whole process tree dies
+        with it (the supervisor, execution/process.py). Waits a little for them to be gone."""
         refs = [flight.ref for flight in self._busy.values()]
         self._busy.clear()
         if not refs or self._ray is None:

@@ -34,11 +34,13 @@ def _proc_stat(pid: int) -> tuple[int, int] | None:
 
 @dataclass
 class ProcessSampler:
-    """Samples the tree of `pid` every `interval_s` until stopped; `series` holds (t_s, value) per name."""
+    """Samples the tree of `pid` every `interval_s` until stopped; `series` holds (t_s, value) per name.
+    With `below_only`, `pid` itself is left out (a supervisor is no part of what is measured)."""
 
     pid: int
     interval_s: float = 1.0
     t0: float = field(default_factory=time.monotonic)
+    below_only: bool = False
     series: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
@@ -63,7 +65,7 @@ class ProcessSampler:
         self.series.setdefault(name, []).append((t, value))
 
     def sample(self) -> None:
-        procs = descendants(self.pid)
+        procs = descendants(self.pid)[1:] if self.below_only else descendants(self.pid)
         if not procs:
             return
         t = time.monotonic() - self.t0

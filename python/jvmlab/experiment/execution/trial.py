@@ -301,7 +301,7 @@ def run_trial(
     stdout_path, stderr_path = setup.run_dir / "stdout.log", setup.run_dir / "stderr.log"
     t0, t0_unix = time.monotonic(), time.time()
     try:
-        proc = spawn(
+        started = spawn(
             launch.argv,
             cwd=launch.workdir,
             env=launch.env,
@@ -313,6 +313,9 @@ def run_trial(
     except OSError as e:
         cannot = f"cannot start {launch.argv[0]}: {e.strerror or e}"
         return TrialOutcome(state=FAILED, reason=cannot, argv=launch.argv)
+    # proc is the supervisor (process.py): the samples are of the tree below its reaper, attaching is to the
+    # command itself.
+    proc, pid = started.proc, started.pid
     watch = Watch(
         t0=t0,
         ready_pattern=re.compile(w.ready.log) if w.ready and w.ready.log else None,
@@ -323,7 +326,7 @@ def run_trial(
     )
     assert proc.stdout is not None and proc.stderr is not None
     pumps = [pump(proc.stdout, stdout_path, watch), pump(proc.stderr, stderr_path, watch)]
-    sampler = ProcessSampler(proc.pid, spec.telemetry.sample_interval_s, t0=t0).start()
+    sampler = ProcessSampler(started.reaper, spec.telemetry.sample_interval_s, t0=t0, below_only=True).start()
     running = Running(spec, launch, proc, watch, t0, on_metric)
     ended: tuple[str, str] | None = None
     stopped_by_us = False
@@ -335,13 +338,13 @@ def run_trial(
     try:
         ended = running.until_ready()
         if ended is None and proc.poll() is None and spec.telemetry.perf:
-            perf = start_perf(proc.pid, setup.run_dir)
+            perf = start_perf(pid, setup.run_dir)
         if ended is None and proc.poll() is None and spec.telemetry.jit is not None:
             jit_log = telemetry.jit_artifacts(spec.telemetry.jit, setup.jdk_major, setup.run_dir).get(
                 "jit_log"
             )
             jit = start_jit(
-                proc.pid,
+                pid,
                 spec.telemetry.sample_interval_s,
                 t0,
                 argv=launch.argv,
@@ -350,11 +353,11 @@ def run_trial(
             )
         if ended is None and proc.poll() is None and spec.telemetry.profile is not None:
             profiling = start_profiling(
-                spec.telemetry.profile, proc.pid, setup.run_dir, setup.java, setup.jdk_major
+                spec.telemetry.profile, pid, setup.run_dir, setup.java, setup.jdk_major
             )
         if ended is None and proc.poll() is None and spec.telemetry.count:
             counting = start_counting(
-                spec.telemetry.count, proc.pid, setup.jdk_major, setup.jdk_home, setup.run_dir
+                spec.telemetry.count, pid, setup.jdk_major, setup.jdk_home, setup.run_dir
             )
         if ended is None and proc.poll() is None:
             if spec.load is not None:
