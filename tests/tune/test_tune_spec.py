@@ -9,9 +9,10 @@ import pytest
 
 from jvmlab.errors import JvmLabError, UsageError
 from jvmlab.experiment.spec import parse_spec
+from jvmlab.jdk.collectors import collector
 from jvmlab.tune.objectives import constraints_of, objectives_of
 from jvmlab.tune.results import is_default, without_defaults
-from jvmlab.tune.space import G1, PARALLEL, build_space, builtin_dimensions
+from jvmlab.tune.space import build_space, builtin_dimensions
 
 BASE = """
 name = "t"
@@ -21,6 +22,7 @@ metric = { name = "ops_per_s", regex = "ops=(?P<value>[0-9.]+)" }
 [tune]
 budget = { trials = 5 }
 """
+G1, PARALLEL, SERIAL = (collector(n).option for n in ("G1", "Parallel", "Serial"))
 HAVE = {"UseG1GC", "UseParallelGC", "UseSerialGC", "MaxGCPauseMillis", "G1HeapRegionSize", "NewRatio",
         "InitiatingHeapOccupancyPercent", "ParallelGCThreads", "ConcGCThreads", "MetaspaceSize",
         "ReservedCodeCacheSize", "TieredStopAtLevel", "TieredCompilation", "AlwaysPreTouch"}  # fmt: skip
@@ -96,7 +98,7 @@ def test_a_spec_error_names_the_tune_key():
 
 def test_the_space_keeps_what_the_jdk_has_and_refuses_an_empty_one():
     dims = {d.name: d for d in builtin_dimensions(21, HAVE, 2, (64, 512))}
-    assert dims["collector"].choices == (G1, PARALLEL, "-XX:+UseSerialGC")  # no ZGC, Shenandoah in HAVE
+    assert dims["collector"].choices == (G1, PARALLEL, SERIAL)  # no ZGC, Shenandoah in HAVE
     assert "shenandoah_heuristics" not in dims and dims["g1_pause_ms"].when == {"collector": (G1,)}
     space = build_space(
         major=21, have=HAVE, cpus=2, builtin=True, exclude=["tiered"], params={}, heap_mb=(64, 512)

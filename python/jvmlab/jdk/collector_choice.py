@@ -12,21 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from jvmlab.jdk.collectors import PARNEW, collector, family_of
 from jvmlab.jdk.options import JvmOption
 
-# Use*GC flag -> the collector family it selects; flags of one family go together (JDK 8's ParNew is CMS's
-# young collector, UseParallelOldGC Parallel's old one).
-FAMILIES = {
-    "UseSerialGC": "Serial",
-    "UseParallelGC": "Parallel",
-    "UseParallelOldGC": "Parallel",
-    "UseConcMarkSweepGC": "CMS",
-    "UseParNewGC": "CMS",
-    "UseG1GC": "G1",
-    "UseZGC": "ZGC",
-    "UseShenandoahGC": "Shenandoah",
-    "UseEpsilonGC": "Epsilon",
-}
+CMS = collector("CMS")
 CONFLICT_8 = (
     "Conflicting collector combinations in option list; please refer to the release notes for the "
     "combinations allowed"
@@ -53,10 +42,12 @@ class Said:
 
 
 def final_values(options: Sequence[JvmOption]) -> dict[str, tuple[int, bool]]:
-    """Use*GC flag -> (index of its last occurrence, its value): the last one given wins."""
+    """Use*GC flag -> (index of its last occurrence, its value): the last one given wins. Flags of one
+    collector family go together (JDK 8's ParNew is CMS's young collector, UseParallelOldGC Parallel's old
+    one)."""
     values: dict[str, tuple[int, bool]] = {}
     for i, o in enumerate(options):
-        if o.kind == "xx" and o.name in FAMILIES and o.as_bool() is not None:
+        if o.kind == "xx" and family_of(o.name) is not None and o.as_bool() is not None:
             values[o.name] = (i, bool(o.as_bool()))
     return values
 
@@ -65,10 +56,10 @@ def said_of(options: Sequence[JvmOption], major: int) -> list[Said]:
     """What the JVM of `major` says of the collector flags of `options` taken together."""
     values = final_values(options)
     on = {name: i for name, (i, value) in values.items() if value}
-    families = {FAMILIES[name] for name in on}
+    families = {_family(name) for name in on}
     if len(families) > 1:
         last = max(on.values())
-        others = sorted(f for f in families if f != FAMILIES[options[last].name])
+        others = sorted(f for f in families if f != _family(options[last].name))
         return [
             Said(
                 last,
@@ -79,11 +70,11 @@ def said_of(options: Sequence[JvmOption], major: int) -> list[Said]:
         ]
     if major != 8:
         return []
-    parnew = values.get("UseParNewGC")
+    parnew = values.get(PARNEW)
     if parnew is None:
         return []
     index, parnew_on = parnew
-    cms = "UseConcMarkSweepGC" in on
+    cms = CMS.flag in on
     if parnew_on and cms:
         return [Said(index, "ok", None, "ParNew is CMS's young collector: accepted silently with CMS")]
     if parnew_on:
@@ -93,3 +84,9 @@ def said_of(options: Sequence[JvmOption], major: int) -> list[Said]:
             Said(index, "deprecated", DEFNEW_WITH_CMS, "CMS without ParNew runs with the DefNew young GC")
         ]
     return [Said(index, "ok", None, "ParNew off is JDK 8's default without CMS")]
+
+
+def _family(flag: str) -> str:
+    found = family_of(flag)
+    assert found is not None, flag  # only flags of a family are in final_values
+    return found.name

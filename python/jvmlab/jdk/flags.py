@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from jvmlab.errors import UsageError
+from jvmlab.jdk.collectors import selected_by
 from jvmlab.jdk.jvm_output import FlagValue, parse_flags_final, split_messages, warnings_in
 from jvmlab.jdk.launch import JvmOutput
 from jvmlab.jdk.model import Jdk
@@ -25,17 +26,6 @@ from jvmlab.jdk.probe import run_java
 DEFAULT_TIMEOUT_S = 60.0
 MATRIX_WORKERS = 2
 PRINT_FLAGS = ("-XX:+PrintFlagsFinal", "-version")
-# Use*GC flags -> collector, most specific first (JDK 8 Parallel sets UseParallelGC and UseParallelOldGC).
-COLLECTOR_FLAGS = (
-    ("UseEpsilonGC", "Epsilon"),
-    ("UseShenandoahGC", "Shenandoah"),
-    ("UseZGC", "ZGC"),
-    ("UseConcMarkSweepGC", "CMS"),
-    ("UseG1GC", "G1"),
-    ("UseParallelGC", "Parallel"),
-    ("UseParallelOldGC", "Parallel"),
-    ("UseSerialGC", "Serial"),
-)
 # Options that make `java` do something else than start a VM and print its flags (or run a program).
 LAUNCHER_ACTIONS = frozenset(
     ("-jar", "-m", "--module", "-version", "--version", "-help", "-h", "-?", "--help", "--help-extra", "-X",
@@ -164,24 +154,20 @@ def validate_flags(flags: Sequence[str]) -> tuple[str, ...]:
     return items
 
 
-def _collector(table: Mapping[str, FlagValue]) -> tuple[str | None, str | None]:
-    name = next((gc for flag, gc in COLLECTOR_FLAGS if flag in table and table[flag].as_bool()), None)
-    if name == "ZGC":
-        generational = table.get("ZGenerational")
-        if generational is None:
-            return name, None
-        return name, "generational" if generational.as_bool() else "single-generation"
-    if name == "Shenandoah" and "ShenandoahGCMode" in table:
-        return name, table["ShenandoahGCMode"].value
-    return name, None
+def _collector(table: Mapping[str, FlagValue], major: int | None) -> tuple[str | None, str | None]:
+    """The collector whose Use*GC flag is true, and its mode (its mode flag's value, else the default of
+    `major`: single-generation ZGC up to 22, generational from 24)."""
+    found = selected_by([name for name, f in table.items() if f.as_bool()])
+    if found is None:
+        return None, None
+    mode = table.get(found.mode_flag or "")
+    return found.name, found.mode_in(major, mode.value if mode is not None else None)
 
 
 def ergonomics_of(table: Sequence[FlagValue], major: int | None = None) -> Ergonomics:
     """The key values of a flag table (the collector from the Use*GC flag that is true)."""
     by_name = {f.name: f for f in table}
-    collector, mode = _collector(by_name)
-    if collector == "ZGC" and mode is None and major is not None:
-        mode = "generational" if major >= 24 else "single-generation"
+    collector, mode = _collector(by_name, major)
     values = {
         field: by_name[flag].as_int() if flag in by_name else None for field, flag in ERGONOMIC_FLAGS.items()
     }

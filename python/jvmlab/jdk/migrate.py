@@ -20,19 +20,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from jvmlab.errors import UsageError
+from jvmlab.jdk.collectors import COLLECTORS, PARALLEL_OLD, PARNEW, ZGC_MODE_FLAG, collector
 from jvmlab.jdk.flag_table import MAJORS, flag_table, option_key
 from jvmlab.jdk.launch import xlog_file_option
 from jvmlab.jdk.lint import Verdict, option_units, table_verdict
 from jvmlab.jdk.options import JvmOption, parse_option
 
-COLLECTORS = ("UseG1GC", "UseParallelGC", "UseSerialGC", "UseZGC", "UseShenandoahGC", "UseEpsilonGC")
+CMS, G1, PARALLEL, ZGC = collector("CMS"), collector("G1"), collector("Parallel"), collector("ZGC")
+# The flags that select another collector than CMS: with one of them on, CMS is just dropped.
+NOT_CMS = frozenset(f for c in COLLECTORS if c is not CMS for f in c.flags)
 STAMPS = {"PrintGCDateStamps": "time", "PrintGCTimeStamps": "uptime"}
 ROTATION = ("UseGCLogFileRotation", "NumberOfGCLogFiles", "GCLogFileSize")
 UL_DEFAULT_ROTATION = (
     "unified logging rotates a log file by default (5 files of 20 MB); add :filecount=0 after the "
     "decorators to keep one file as JDK 8 did"
 )
-CMS_REMOVED = "CMS was removed in JDK 14 (JEP 363)"
+CMS_REMOVED = f"CMS was removed in JDK {CMS.removed_in} ({CMS.removed_by})"
 # JDK 8 G1's own logging level (an experimental flag): its phases as unified logging levels (JEP 271).
 G1_LOG_LEVELS = {"fine": "", "finer": "gc+phases=debug", "finest": "gc+phases=trace"}
 G1_LOG_NOTE = "fine is what -Xlog:gc* prints already"
@@ -239,7 +242,7 @@ def _cms(option: JvmOption, ctx: _Context) -> tuple[tuple[str, ...], str]:
         return (), "CMS was off already"
     if ctx.other_collector:
         return (), f"{CMS_REMOVED}; the set selects another collector already"
-    return ("-XX:+UseG1GC",), (
+    return (G1.option,), (
         f"{CMS_REMOVED}; G1 collects instead: set a pause goal with -XX:MaxGCPauseMillis, or try ZGC or "
         "Shenandoah for pauses of a few ms"
     )
@@ -259,7 +262,7 @@ def _ihop(option: JvmOption, ctx: _Context) -> tuple[tuple[str, ...], str]:
 
 def _parallel_old(option: JvmOption, ctx: _Context) -> tuple[tuple[str, ...], str]:
     if option.as_bool():
-        return ("-XX:+UseParallelGC",), "Parallel collects its old generation in parallel always"
+        return (PARALLEL.option,), "Parallel collects its old generation in parallel always"
     return (), "no equivalent: Parallel collects its old generation in parallel always"
 
 
@@ -280,9 +283,11 @@ def _shared_spaces(option: JvmOption, ctx: _Context) -> tuple[tuple[str, ...], s
 
 
 def _z_generational(option: JvmOption, ctx: _Context) -> tuple[tuple[str, ...], str]:
+    single = ZGC.mode("single-generation")
+    assert single is not None and single.removed_in is not None
     if option.as_bool():
-        return (), "ZGC is generational only from JDK 24"
-    return (), "single-generation ZGC was removed in JDK 24: ZGC is generational now"
+        return (), f"ZGC is generational only from JDK {single.removed_in}"
+    return (), f"single-generation ZGC was removed in JDK {single.removed_in}: ZGC is generational now"
 
 
 REWRITES: dict[str, Rewrite] = {
@@ -295,8 +300,8 @@ REWRITES: dict[str, Rewrite] = {
         "MaxMetaspaceSize caps class metadata (reaching it is an OutOfMemoryError: Metaspace): check the "
         "Metaspace use in a GC log",
     ),
-    "UseConcMarkSweepGC": _cms,
-    "UseParNewGC": _dropped("ParNew was CMS's young collector; G1 collects both generations"),
+    CMS.flag: _cms,
+    PARNEW: _dropped("ParNew was CMS's young collector; G1 collects both generations"),
     "CMSInitiatingOccupancyFraction": _ihop,
     "UseCMSInitiatingOccupancyOnly": _dropped(
         "a CMS setting; G1 adapts its threshold (-XX:-G1UseAdaptiveIHOP keeps it fixed)"
@@ -304,7 +309,7 @@ REWRITES: dict[str, Rewrite] = {
     "CMSClassUnloadingEnabled": _dropped(
         "a CMS setting; G1 unloads classes at its concurrent marks by default"
     ),
-    "UseParallelOldGC": _parallel_old,
+    PARALLEL_OLD: _parallel_old,
     "MaxRAMFraction": _ram_percentage("MaxRAMPercentage"),
     "MinRAMFraction": _ram_percentage("MinRAMPercentage"),
     "InitialRAMFraction": _ram_percentage("InitialRAMPercentage"),
@@ -315,7 +320,7 @@ REWRITES: dict[str, Rewrite] = {
     ),
     "UnlockCommercialFeatures": _dropped("JFR is free and built in from JDK 11"),
     "FlightRecorder": _dropped("JFR needs no switch; -XX:StartFlightRecording starts a recording"),
-    "ZGenerational": _z_generational,
+    ZGC_MODE_FLAG: _z_generational,
 }
 
 
@@ -328,7 +333,7 @@ def _why(verdict: Verdict, to_major: int) -> str:
 
 
 def _is_cms_setting(key: str) -> bool:
-    return key.startswith("CMS") or key in ("UseCMSInitiatingOccupancyOnly", "UseParNewGC")
+    return key.startswith("CMS") or key in ("UseCMSInitiatingOccupancyOnly", PARNEW)
 
 
 def _unknown(option: JvmOption, raw: str, from_major: int, to_major: int) -> Change | None:
@@ -379,7 +384,7 @@ def _by_status(verdict: Verdict, raw: tuple[str, ...], to_major: int) -> tuple[l
 
 def _cms_goes(options: Sequence[JvmOption], to_major: int) -> bool:
     """CMS is on in the set and the target does not take it as it is (deprecated or refused)."""
-    on = [o for o in options if o.kind == "xx" and o.name == "UseConcMarkSweepGC" and o.as_bool()]
+    on = [o for o in options if o.kind == "xx" and o.name == CMS.flag and o.as_bool()]
     return bool(on) and table_verdict(on[0], to_major).status != "ok"
 
 
@@ -439,7 +444,7 @@ def migrate(flags: Sequence[str], from_major: int, to_major: int) -> Migration:
     units = option_units(flags)
     options = [parse_option(u[0]) for u in units]
     logging = _logging(options, to_major)
-    other = any(o.kind == "xx" and o.name in COLLECTORS and o.as_bool() for o in options)
+    other = any(o.kind == "xx" and o.name in NOT_CMS and o.as_bool() for o in options)
     ctx = _Context(other, to_major, _cms_goes(options, to_major))
     restated = _restated(options, ctx) if from_major < to_major else {}
     out: list[str] = []

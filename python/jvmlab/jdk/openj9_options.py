@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-POLICIES = ("gencon", "balanced", "optavgpause", "optthruput", "metronome", "nogc")
+from jvmlab.jdk.collectors import COLLECTORS, OPENJ9_POLICIES
+
 # HotSpot options OpenJ9 takes as they are.
 COMPATIBLE_X = ("-Xmn", "-Xms", "-Xmx", "-Xss", "-Xint", "-Xnoclassgc", "-Xrs", "-Xcheck:jni", "-Xverify",
                 "-Xbootclasspath", "-Xfuture", "-Xlog:gc")  # fmt: skip
@@ -56,16 +57,12 @@ OWN_XX = frozenset(
      "ShowUnmountedThreadStacks", "StackTraceInThrowable", "TransparentHugePage", "UseGCStartupHints",
      "UseJITServer", "UseZlibNX", "VerboseVerification", "VMLockClassLoader")
 )  # fmt: skip
-# HotSpot options with an OpenJ9 counterpart (None: none is needed).
+# HotSpot options with an OpenJ9 counterpart (None: none is needed); a collector's is in its row of the
+# collector table.
 EQUIVALENTS: dict[str, tuple[str | None, str]] = {
     "-Xcomp": ("-Xjit:count=0", "compiles every method on its first call"),
     "+UseNUMA": (None, "OpenJ9 is NUMA-aware by default (-Xnuma:none turns it off)"),
-    "+UseG1GC": ("-Xgcpolicy:balanced", "the region-based policy, for large heaps"),
-    "+UseParallelGC": ("-Xgcpolicy:optthruput", "stop-the-world collections of the whole heap"),
-    "+UseSerialGC": ("-Xgcpolicy:optthruput -Xgcthreads1", "one GC thread"),
-    "+UseConcMarkSweepGC": ("-Xgcpolicy:gencon", "the default: generational, concurrent global mark"),
-    "+UseZGC": ("-Xgcpolicy:gencon -Xgc:concurrentScavenge", "pause-less scavenges"),
-    "+UseShenandoahGC": ("-Xgcpolicy:gencon -Xgc:concurrentScavenge", "pause-less scavenges"),
+    **{f"+{c.flag}": c.openj9 for c in COLLECTORS if c.openj9 is not None},
     "MaxGCPauseMillis": ("-Xgcpolicy:metronome -Xgc:targetPauseTime=N", "only metronome has a pause goal"),
     "MetaspaceSize": (None, "OpenJ9 keeps classes outside the heap without a metaspace threshold"),
     "MaxMetaspaceSize": (None, "OpenJ9 keeps classes outside the heap without a metaspace limit"),
@@ -92,8 +89,8 @@ def openj9_verdict(option: str) -> tuple[str, str | None, str | None]:
         return "ignored", replacement, note
     if option.startswith("-Xgcpolicy:"):
         policy = option.split(":", 1)[1]
-        if policy not in POLICIES:
-            return "refused", None, f"OpenJ9's policies: {', '.join(POLICIES)}"
+        if policy not in OPENJ9_POLICIES:
+            return "refused", None, f"OpenJ9's policies: {', '.join(OPENJ9_POLICIES)}"
         return "ok", None, None
     if option in EQUIVALENTS:
         replacement, why = EQUIVALENTS[option]

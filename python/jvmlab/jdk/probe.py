@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from jvmlab.jdk.collectors import COLLECTORS, OPENJ9_POLICIES, UNLOCK_EXPERIMENTAL_OPTION, HotSpotCollector
 from jvmlab.jdk.dirs import cache_root
 from jvmlab.jdk.jvm_output import FlagValue, parse_flags_final, parse_properties, split_messages
 from jvmlab.jdk.launch import JvmOutput, capture_jvm
@@ -25,21 +26,14 @@ from jvmlab.jdk.tools import tool_path
 from jvmlab.jdk.vendors import read_release, vm_kind
 from jvmlab.jdk.versions import parse_version
 
-PROBE_VERSION = 2  # bump when the probe's output changes: older cache entries are ignored
+PROBE_VERSION = 3  # bump when the probe's output changes: older cache entries are ignored
 DEFAULT_TIMEOUT_S = 30.0
-UNLOCK_EXPERIMENTAL = "-XX:+UnlockExperimentalVMOptions"
-MAIN_PROBE_ARGS = ("-XshowSettings:properties", UNLOCK_EXPERIMENTAL, "-XX:+PrintFlagsFinal", "-version")
-# HotSpot collectors: (name, flag, what to say when the flag is missing).
-HOTSPOT_COLLECTORS = (
-    ("Serial", "UseSerialGC", "no UseSerialGC flag in this JVM"),
-    ("Parallel", "UseParallelGC", "no UseParallelGC flag in this JVM"),
-    ("CMS", "UseConcMarkSweepGC", "CMS was removed in JDK 14; use G1 (or ZGC, Shenandoah)"),
-    ("G1", "UseG1GC", "no UseG1GC flag in this JVM"),
-    ("ZGC", "UseZGC", "no ZGC in this JVM (ZGC came in JDK 11, experimental until 15)"),
-    ("Shenandoah", "UseShenandoahGC", "no Shenandoah in this build (Oracle builds and JDK < 12 lack it)"),
-    ("Epsilon", "UseEpsilonGC", "no Epsilon in this JVM (it came in JDK 11)"),
+MAIN_PROBE_ARGS = (
+    "-XshowSettings:properties",
+    UNLOCK_EXPERIMENTAL_OPTION,
+    "-XX:+PrintFlagsFinal",
+    "-version",
 )
-OPENJ9_POLICIES = ("gencon", "balanced", "optthruput", "optavgpause", "metronome", "nogc")
 _KEPT_PROPERTY_PREFIXES = ("java.", "os.", "jdk.", "sun.arch", "sun.management")
 _EXPERIMENTAL_HINTS = ("experimental", "UnlockExperimentalVMOptions")
 # JVMs started at once by probes in this process: a `-version` start waits on memory set-up more than it
@@ -182,8 +176,8 @@ class _Trials:
         """Starts `java <flags> -version`; if the JVM asks for UnlockExperimentalVMOptions, again with it."""
         out = run_java(self.java, [*self.quiet, *flags, "-version"], self.timeout_s)
         needs_unlock = out.returncode not in (0, None) and any(h in out.stderr for h in _EXPERIMENTAL_HINTS)
-        if needs_unlock and UNLOCK_EXPERIMENTAL not in flags:
-            flags = (UNLOCK_EXPERIMENTAL, *flags)
+        if needs_unlock and UNLOCK_EXPERIMENTAL_OPTION not in flags:
+            flags = (UNLOCK_EXPERIMENTAL_OPTION, *flags)
             out = run_java(self.java, [*self.quiet, *flags, "-version"], self.timeout_s)
         return flags, out
 
@@ -206,49 +200,40 @@ def _hotspot_collectors(
 ) -> list[Collector]:
     trials = _Trials(java, timeout_s, (NO_PERF_DATA,) if "UsePerfData" in table else ())
     collectors = []
-    for name, flag, missing in HOTSPOT_COLLECTORS:
-        if flag not in table:
-            collectors.append(Collector(name, False, (f"-XX:+{flag}",), note=missing))
+    for known in COLLECTORS:
+        if known.flag not in table:
+            collectors.append(Collector(known.name, False, (known.option,), note=known.missing_note()))
             continue
-        experimental = "experimental" in table[flag].kinds
-        wanted = (UNLOCK_EXPERIMENTAL, f"-XX:+{flag}") if experimental else (f"-XX:+{flag}",)
+        experimental = "experimental" in table[known.flag].kinds
+        wanted = (UNLOCK_EXPERIMENTAL_OPTION, known.option) if experimental else (known.option,)
         flags, out = trials.start(wanted)
         usable, note, deprecated = _outcome(out, timeout_s)
-        collector = Collector(name, usable, flags, UNLOCK_EXPERIMENTAL in flags, deprecated, note)
-        if usable and name in ("ZGC", "Shenandoah"):
-            collector = _with_modes(trials, collector, table, major)
+        collector = Collector(
+            known.name, usable, flags, UNLOCK_EXPERIMENTAL_OPTION in flags, deprecated, note
+        )
+        if usable and known.modes:
+            collector = _with_modes(trials, collector, known, table, major)
         collectors.append(collector)
     return collectors
 
 
 def _with_modes(
-    trials: _Trials, collector: Collector, table: Mapping[str, FlagValue], major: int
+    trials: _Trials, collector: Collector, known: HotSpotCollector, table: Mapping[str, FlagValue], major: int
 ) -> Collector:
-    """ZGC: single-generation and/or generational (ZGenerational on 21-23, the only mode on 24+).
-    Shenandoah: its default ShenandoahGCMode (satb) and whether `generational` starts (24+)."""
-    base = collector.flags
-    if collector.name == "ZGC":
-        generational = table.get("ZGenerational")
-        if generational is None:
-            only = "generational" if major >= 24 else "single-generation"
-            return _replace_modes(collector, (CollectorMode(only, base, True),))
-        default_gen = generational.as_bool() is True
-        default = CollectorMode("generational" if default_gen else "single-generation", base, True)
-        other_name = "single-generation" if default_gen else "generational"
-        other = (*base, "-XX:-ZGenerational" if default_gen else "-XX:+ZGenerational")
-    else:
-        mode_flag = table.get("ShenandoahGCMode")
-        default = CollectorMode(mode_flag.value if mode_flag else "satb", base, True)
-        if default.name == "generational":
-            return _replace_modes(collector, (default,))
-        other_name, other = "generational", (*base, "-XX:ShenandoahGCMode=generational")
-    flags, out = trials.start(other)
-    extra = (CollectorMode(other_name, flags, False),) if out.returncode == 0 else ()
-    return _replace_modes(collector, (default, *extra))
-
-
-def _replace_modes(collector: Collector, modes: tuple[CollectorMode, ...]) -> Collector:
-    return replace(collector, modes=modes)
+    """The mode the JVM runs the collector in by default (its mode flag's value, else the table's default
+    for its major: single-generation ZGC before 23, generational from 24; Shenandoah's satb), and each
+    other mode of the table that starts: ZGenerational on 21-23, ShenandoahGCMode=generational on 24+."""
+    value = table.get(known.mode_flag or "")
+    if value is None:  # no mode flag in this JVM: the one mode of its major
+        only = known.default_mode(major) or known.modes[0]
+        return replace(collector, modes=(CollectorMode(only.name, collector.flags, True),))
+    default = CollectorMode(known.mode_in(major, value.value) or value.value, collector.flags, True)
+    modes = [default]
+    for mode in (m for m in known.modes if m.name != default.name):
+        flags, out = trials.start((*collector.flags, known.mode_option(mode)))
+        if out.returncode == 0:
+            modes.append(CollectorMode(mode.name, flags, False))
+    return replace(collector, modes=tuple(modes))
 
 
 def _openj9_collectors(java: Path, timeout_s: float) -> list[Collector]:

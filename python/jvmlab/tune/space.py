@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from jvmlab.errors import UsageError
+from jvmlab.jdk.collectors import UNLOCK_EXPERIMENTAL_OPTION, collector
 
 if TYPE_CHECKING:
     import optuna
@@ -24,16 +25,8 @@ if TYPE_CHECKING:
     from jvmlab.experiment.spec import TuneParam
 
 _XX = re.compile(r"-XX:[+-]?([A-Za-z0-9_]+)")
-G1, PARALLEL, SERIAL, CMS, SHENANDOAH = (
-    "-XX:+UseG1GC",
-    "-XX:+UseParallelGC",
-    "-XX:+UseSerialGC",
-    "-XX:+UseConcMarkSweepGC",
-    "-XX:+UseShenandoahGC",
-)
-ZGC, ZGC_GENERATIONAL = "-XX:+UseZGC", "-XX:+UseZGC -XX:+ZGenerational"
-UNLOCK_EXPERIMENTAL = "-XX:+UnlockExperimentalVMOptions"
-CONCURRENT = (G1, SHENANDOAH, ZGC, ZGC_GENERATIONAL)
+# The collectors offered, in the order of the choices (a search's first points try the first ones).
+OFFERED = tuple(collector(name) for name in ("G1", "Parallel", "Serial", "CMS", "Shenandoah", "ZGC"))
 
 
 @dataclass(frozen=True)
@@ -105,16 +98,15 @@ class Space:
         return [d.name for d in self.dimensions]
 
 
-def _collectors(major: int, have: Collection[str]) -> tuple[str, ...]:
-    found = [G1, PARALLEL, SERIAL]
-    if major <= 13 and "UseConcMarkSweepGC" in have:
-        found.append(CMS)
-    if "UseShenandoahGC" in have:
-        found.append(SHENANDOAH)
-    if "UseZGC" in have and major >= 15:
-        # JDK 21-22: generational ZGC is opt-in (and the default, then the only mode, from 23)
-        found.append(ZGC_GENERATIONAL if "ZGenerational" in have and major < 23 else ZGC)
-    return tuple(c for c in found if all(m.group(1) in have for m in _XX.finditer(c)))
+def _collectors(major: int, have: Collection[str]) -> dict[str, str]:
+    """Collector name -> the choice that selects it, for each collector this JDK has as a product (no
+    experimental one; CMS up to 13), in its lasting mode (generational ZGC, asked for on 21-22)."""
+    found = {}
+    for c in OFFERED:
+        choice = " ".join(c.argv(major))
+        if c.has(major) and not c.experimental_on(major) and all(m[1] in have for m in _XX.finditer(choice)):
+            found[c.name] = choice
+    return found
 
 
 def builtin_dimensions(
@@ -123,46 +115,46 @@ def builtin_dimensions(
     """Every built-in dimension for a JDK of `major` with the -XX flags `have`, on `cpus` CPUs."""
     collectors = _collectors(major, have)
 
-    def under(*which: str) -> dict[str, tuple[str, ...]]:
-        return {"collector": tuple(c for c in which if c in collectors)}
+    def under(*names: str) -> dict[str, tuple[str, ...]]:
+        return {"collector": tuple(collectors[n] for n in names if n in collectors)}
 
     dims = [
-        Dimension("collector", choices=collectors),
+        Dimension("collector", choices=tuple(collectors.values())),
         Dimension("heap_mb", "-Xmx{}m", heap_mb[0], heap_mb[1], log=True),
         Dimension("xms", choices=("", "-Xms{heap_mb}m")),  # a heap fixed at its maximum, or growing
-        Dimension("g1_pause_ms", "-XX:MaxGCPauseMillis={}", 10, 1000, log=True, when=under(G1)),
+        Dimension("g1_pause_ms", "-XX:MaxGCPauseMillis={}", 10, 1000, log=True, when=under("G1")),
         Dimension(
             "g1_region_mb",
             choices=("", *(f"-XX:G1HeapRegionSize={n}m" for n in (1, 2, 4, 8, 16, 32))),
-            when=under(G1),
+            when=under("G1"),
         ),
-        Dimension("g1_ihop", "-XX:InitiatingHeapOccupancyPercent={}", 20, 85, step=5, when=under(G1)),
+        Dimension("g1_ihop", "-XX:InitiatingHeapOccupancyPercent={}", 20, 85, step=5, when=under("G1")),
         # G1 sizes its young generation for the pause goal; its lower bound (5 % of the heap) is the one
         # young sizing knob that keeps the goal working (-Xmn would fix it). Experimental: unlocked.
         Dimension(
             "g1_young_min_percent",
-            f"{UNLOCK_EXPERIMENTAL} -XX:G1NewSizePercent={{}}",
+            f"{UNLOCK_EXPERIMENTAL_OPTION} -XX:G1NewSizePercent={{}}",
             5,
             50,
             step=5,
-            when=under(G1),
+            when=under("G1"),
         ),
-        Dimension("parallel_pause_ms", "-XX:MaxGCPauseMillis={}", 10, 1000, log=True, when=under(PARALLEL)),
-        Dimension("parallel_new_ratio", "-XX:NewRatio={}", 1, 6, when=under(PARALLEL)),
-        Dimension("serial_new_ratio", "-XX:NewRatio={}", 1, 6, when=under(SERIAL)),
-        Dimension("cms_new_ratio", "-XX:NewRatio={}", 1, 6, when=under(CMS)),
+        Dimension("parallel_pause_ms", "-XX:MaxGCPauseMillis={}", 10, 1000, log=True, when=under("Parallel")),
+        Dimension("parallel_new_ratio", "-XX:NewRatio={}", 1, 6, when=under("Parallel")),
+        Dimension("serial_new_ratio", "-XX:NewRatio={}", 1, 6, when=under("Serial")),
+        Dimension("cms_new_ratio", "-XX:NewRatio={}", 1, 6, when=under("CMS")),
         Dimension(
             "cms_initiating",
             "-XX:CMSInitiatingOccupancyFraction={} -XX:+UseCMSInitiatingOccupancyOnly",
             40,
             90,
             step=5,
-            when=under(CMS),
+            when=under("CMS"),
         ),
         Dimension(
             "shenandoah_heuristics",
             choices=("", "-XX:ShenandoahGCHeuristics=compact", "-XX:ShenandoahGCHeuristics=static"),
-            when=under(SHENANDOAH),
+            when=under("Shenandoah"),
         ),
         Dimension("metaspace_mb", "-XX:MetaspaceSize={}m", 16, 256, log=True),
         Dimension("code_cache_mb", "-XX:ReservedCodeCacheSize={}m", 32, 512, log=True),
@@ -172,8 +164,9 @@ def builtin_dimensions(
     ]
     if cpus > 1:
         dims.insert(3, Dimension("gc_threads", "-XX:ParallelGCThreads={}", 1, cpus))
+        concurrent = (c.name for c in OFFERED if c.concurrent)
         conc = Dimension(
-            "conc_gc_threads", "-XX:ConcGCThreads={}", 1, cpus, when=under(*CONCURRENT), at_most="gc_threads"
+            "conc_gc_threads", "-XX:ConcGCThreads={}", 1, cpus, when=under(*concurrent), at_most="gc_threads"
         )
         dims.insert(4, conc)
     return [d for d in dims if not d.when or d.when["collector"]]  # knobs of collectors it has
@@ -245,7 +238,7 @@ def _experimental(major: int) -> set[str]:
     names = flag_names(major)
     if names is None:
         return set()
-    unlock = _XX.search(UNLOCK_EXPERIMENTAL)
+    unlock = _XX.search(UNLOCK_EXPERIMENTAL_OPTION)
     assert unlock is not None
     return {n for n, f in names.names.items() if f.kind == "experimental"} | {unlock.group(1)}
 

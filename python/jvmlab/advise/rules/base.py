@@ -21,6 +21,7 @@ from jvmlab.advise.finding import (
     Severity,
 )
 from jvmlab.advise.thresholds import STRONG_EVIDENCE_FACTOR
+from jvmlab.jdk.collectors import COLLECTORS, OPENJ9_POLICIES, OPENJ9_UNKNOWN_POLICY
 
 if TYPE_CHECKING:
     import polars as pl
@@ -33,8 +34,8 @@ MAX_CITED_GC_IDS = 10
 HOTSPOT = "hotspot"
 OPENJ9 = "openj9"
 # The collector names of OpenJ9 / IBM J9 logs (their GC policies, or `J9`) and of HotSpot's collectors.
-OPENJ9_COLLECTORS = frozenset({"gencon", "balanced", "optavgpause", "optthruput", "metronome", "nogc", "J9"})
-HOTSPOT_COLLECTORS = frozenset({"Serial", "Parallel", "CMS", "G1", "ZGC", "Shenandoah", "Epsilon"})
+OPENJ9_COLLECTORS = frozenset({*OPENJ9_POLICIES, OPENJ9_UNKNOWN_POLICY})
+HOTSPOT_COLLECTORS = frozenset(c.name for c in COLLECTORS)
 # A rule whose id starts so is of that VM family unless it says otherwise.
 _FAMILY_PREFIXES = {
     "openj9-": OPENJ9,
@@ -74,6 +75,11 @@ def rule(
         return check
 
     return register
+
+
+def is_openj9(f: Facts) -> bool:
+    """The log is an OpenJ9 / IBM J9 one: its collector is a GC policy."""
+    return f.collector in OPENJ9_COLLECTORS
 
 
 def vm_family(collector: str | None) -> str | None:

@@ -9,6 +9,7 @@ from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Confidence, Severity
 from jvmlab.advise.rules.base import (
     HOTSPOT,
+    OPENJ9_COLLECTORS,
     Outcome,
     evidence,
     excerpt_counts,
@@ -30,8 +31,6 @@ EXPLICIT_CAUSES = (
 METADATA_CAUSES = ("Metadata GC Threshold",)
 LAST_DITCH_CAUSES = ("Last ditch collection", "Metadata GC Clear Soft References")
 CONCURRENT_COLLECTORS = ("G1", "CMS")
-# The collector names of OpenJ9 / IBM J9 logs: their GC policies (rules/openj9.py).
-OPENJ9_LOGS = frozenset({"gencon", "balanced", "optavgpause", "optthruput", "metronome", "nogc", "J9"})
 
 
 @rule("explicit-gc", "Collections requested by the application or tools: System.gc(), jcmd, jmap")
@@ -59,7 +58,7 @@ def explicit_gc(f: Facts) -> Outcome:
         )
     concurrent = f.collector in CONCURRENT_COLLECTORS
     add = ["-XX:+ExplicitGCInvokesConcurrent"] if concurrent else ["-XX:+DisableExplicitGC"]
-    if f.collector in OPENJ9_LOGS:  # OpenJ9 takes DisableExplicitGC for compatibility; this is its own
+    if f.collector in OPENJ9_COLLECTORS:  # OpenJ9 takes DisableExplicitGC for compatibility; this is its own
         add = ["-Xdisableexplicitgc"]
     return make(
         "explicit-gc",

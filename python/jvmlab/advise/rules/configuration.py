@@ -17,18 +17,10 @@ from jvmlab.advise.rules.base import (
     rule,
     size_flag,
 )
+from jvmlab.jdk.collectors import collector, selecting_flags
 
 PERM_FLAGS = {"PermSize": "MetaspaceSize", "MaxPermSize": "MaxMetaspaceSize"}
-COLLECTOR_CHOICES = (
-    "UseSerialGC",
-    "UseParallelGC",
-    "UseParallelOldGC",
-    "UseG1GC",
-    "UseConcMarkSweepGC",
-    "UseZGC",
-    "UseShenandoahGC",
-    "UseEpsilonGC",
-)
+G1 = collector("G1")
 HEAP_SIZE_CHOICES = ("MaxHeapSize", "MaxRAMPercentage", "MaxRAMFraction", "MaxRAM")
 
 
@@ -86,7 +78,7 @@ def serial_by_ergonomics(f: Facts) -> Outcome:
         return not_checked(
             "serial-by-ergonomics", NO_FLAGS + "; it tells a chosen Serial GC from a default one"
         )
-    if any(f.given(name) == "true" for name in COLLECTOR_CHOICES):
+    if any(f.given(name) == "true" for name in selecting_flags()):
         return None
     cpus, memory = f.machine.cpus_available, f.machine.memory_bytes
     processors = f.given("ActiveProcessorCount")
@@ -103,7 +95,7 @@ def serial_by_ergonomics(f: Facts) -> Outcome:
             cpus_available=cpus,
             memory_bytes=memory,
         ),
-        add=["-XX:+UseG1GC"],
+        add=[G1.option],
         action="Choose the collector explicitly; if the container has more CPUs than the JVM saw, say so "
         "with -XX:ActiveProcessorCount.",
         effect=("pause_max_ms", "decrease", "parallel collections"),

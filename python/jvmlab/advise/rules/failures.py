@@ -22,6 +22,9 @@ from jvmlab.advise.rules.base import (
     with_cause,
 )
 from jvmlab.advise.rules.causes import EXPLICIT_CAUSES, LAST_DITCH_CAUSES, METADATA_CAUSES
+from jvmlab.jdk.collectors import collector
+
+ZGC = collector("ZGC")
 
 # Full collections another rule explains by their cause.
 EXPLAINED_CAUSES = EXPLICIT_CAUSES + METADATA_CAUSES + LAST_DITCH_CAUSES + ("GCLocker Initiated GC",)
@@ -225,8 +228,9 @@ def allocation_stall(f: Facts) -> Outcome:
     if rows.is_empty():
         return None
     add = bigger_heap(f)
-    if f.jdk_major == 21 and f.flag_on("ZGenerational") is not True:
-        add.append("-XX:+ZGenerational")
+    generational = ZGC.opt_in("generational", f.jdk_major) if f.jdk_major is not None else None
+    if generational is not None and f.flag_on(ZGC.mode_flag or "") is not True:
+        add.append(generational)  # JDK 21-22, where it is opt-in: it keeps up with allocation better
     return make(
         "zgc-allocation-stall",
         Severity.WARNING,

@@ -8,15 +8,11 @@ from __future__ import annotations
 
 from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Confidence, Severity
-from jvmlab.advise.rules.base import NO_FLAGS, OPENJ9_COLLECTORS, Outcome, evidence, make, not_checked, rule
+from jvmlab.advise.rules.base import NO_FLAGS, Outcome, evidence, is_openj9, make, not_checked, rule
 from jvmlab.advise.rules.configuration import PERM_FLAGS
 from jvmlab.jdk.lint import Target, Verdict, lint
 
 NO_JDK = "the JDK version is not known: give --jdk"
-
-
-def is_openj9(f: Facts) -> bool:
-    return f.collector in OPENJ9_COLLECTORS
 
 
 def jvm_of(f: Facts) -> str:

@@ -15,18 +15,16 @@ from jvmlab.advise.rules.base import (
     by_evidence,
     evidence,
     excerpt_counts,
+    is_openj9,
     make,
     mib,
     not_enough,
     rule,
     size_flag,
 )
-from jvmlab.advise.rules.causes import EXPLICIT_CAUSES, OPENJ9_LOGS
+from jvmlab.advise.rules.causes import EXPLICIT_CAUSES
+from jvmlab.jdk.collectors import OPENJ9_CONCURRENT_MARK, OPENJ9_UNKNOWN_POLICY
 
-OPENJ9_POLICIES = OPENJ9_LOGS
-# Policies with a concurrent global mark that a kickoff starts (-Xconcurrentslack and -Xconcurrentlevel
-# apply to them; not to balanced, optthruput or metronome).
-CONCURRENT_MARK_POLICIES = ("gencon", "optavgpause")
 ALLOCATION_FAILURE = "Allocation Failure"
 PERCOLATE = "scavenge + global"  # the parser's phase of a scavenge that percolated to a global collection
 # The share of the pause time spent in global collections above which they dominate.
@@ -40,10 +38,6 @@ LOA_FULL = 0.9  # the LOA this full when a collection starts: too small for the 
 LOA_MAX_SHARE = 0.5  # -Xloamaximum's default: the LOA's largest share of the tenure area
 # A heap this large with long global pauses: balanced's incremental collections fit it better.
 BALANCED_HEAP_BYTES = 8 << 30
-
-
-def is_openj9(f: Facts) -> bool:
-    return f.collector in OPENJ9_POLICIES
 
 
 def global_pauses(f: Facts) -> pl.DataFrame:
@@ -76,7 +70,8 @@ def kickoff_late(f: Facts) -> Outcome:
     marks = f.rows(category="concurrent").filter(
         pl.col("kind").cast(pl.String).str.starts_with("concurrent-mark")
     )
-    concurrent = f.collector in CONCURRENT_MARK_POLICIES or (f.collector == "J9" and not marks.is_empty())
+    unknown_policy = f.collector == OPENJ9_UNKNOWN_POLICY
+    concurrent = f.collector in OPENJ9_CONCURRENT_MARK or (unknown_policy and not marks.is_empty())
     failed = global_pauses(f).filter(pl.col("cause") == ALLOCATION_FAILURE)
     if not concurrent or failed.is_empty():
         return None

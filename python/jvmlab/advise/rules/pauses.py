@@ -22,8 +22,12 @@ from jvmlab.advise.rules.base import (
     too_short,
 )
 from jvmlab.advise.rules.failures import bigger_heap
+from jvmlab.jdk.collectors import COLLECTORS, collector
 
-THROUGHPUT_COLLECTORS = ("Parallel", "Serial")
+G1 = collector("G1")
+# The collectors that stop the application for every collection and for the whole old generation.
+THROUGHPUT = tuple(c for c in COLLECTORS if c.reclaims and not c.concurrent)
+THROUGHPUT_COLLECTORS = tuple(c.name for c in THROUGHPUT)
 
 
 @rule("gc-overhead-high", "A large share of wall time spent in GC pauses")
@@ -92,8 +96,8 @@ def long_pause(f: Facts) -> Outcome:
         f"{len(rows)} pauses of 1 s or more (longest {longest / 1000:.1f} s)",
         "For that long the application answers nothing: timeouts, failed health checks, lost sessions.",
         evidence(rows, excerpt_counts(rows, "kind"), long_pauses=len(rows), pause_max_ms=longest),
-        add=["-XX:+UseG1GC"] if throughput else [],
-        remove=[o for o in ("-XX:+UseParallelGC", "-XX:+UseSerialGC") if f.given(o[5:]) == "true"],
+        add=[G1.option] if throughput else [],
+        remove=[c.option for c in THROUGHPUT if f.given(c.flag) == "true"],
         action="See the rules on full collections above for why they happen. "
         + (
             "G1 bounds pauses by collecting the old generation incrementally."
@@ -163,9 +167,7 @@ def throughput_collector(f: Facts) -> Outcome:
         return None
     if latency_load and p99 < t.LATENCY_PAUSE_P99_MS / 10:
         return None
-    default_choice = (
-        f.options is not None and f.given("UseParallelGC") is None and f.given("UseSerialGC") is None
-    )
+    default_choice = f.options is not None and all(f.given(n) is None for c in THROUGHPUT for n in c.flags)
     pauses = f.rows(category="pause")
     return make(
         "throughput-collector-latency",
@@ -178,10 +180,8 @@ def throughput_collector(f: Facts) -> Outcome:
         evidence(
             pauses, excerpt_counts(pauses, "kind"), pause_p99_ms=p99, pause_max_ms=f.summary.pause_max_ms
         ),
-        add=["-XX:+UseG1GC"],
-        remove=[
-            o.raw for o in f.options or () if o.name in ("UseParallelGC", "UseParallelOldGC", "UseSerialGC")
-        ],
+        add=[G1.option],
+        remove=[o.raw for o in f.options or () if any(o.name in c.flags for c in THROUGHPUT)],
         action="G1 (or ZGC for sub-millisecond goals) keeps pauses short at some throughput cost; measure "
         "both at the service's load levels.",
         effect=("latency_p99_ms", "decrease", "shorter pauses, so a lower latency tail"),
