@@ -48,16 +48,6 @@ def cgroup_limits() -> dict[str, str | None]:
     }
 
 
-def release_file(jdk_home: str | Path) -> dict[str, str]:
-    """A JDK's `release` file as a dict (JAVA_VERSION, IMPLEMENTOR, ...)."""
-    out = {}
-    for line in (_read(Path(jdk_home) / "release") or "").splitlines():
-        if "=" in line:
-            key, value = line.split("=", 1)
-            out[key.strip()] = value.strip().strip('"')
-    return out
-
-
 def machine() -> dict[str, Any]:
     uname = platform.uname()
     return {

@@ -28,6 +28,7 @@ from jvmlab.experiment.execution.trial import TrialSetup
 from jvmlab.experiment.execution.verdict import FlagVerdict
 from jvmlab.experiment.spec import ExperimentSpec
 from jvmlab.experiment.storage import FAILED, PENDING, Store, TrialOutcome, TrialRow
+from jvmlab.jdk.vendors import read_release
 
 
 class JdkLike(Protocol):
@@ -174,7 +175,7 @@ def jdk_info(jdk: Any, verdict: FlagVerdict | None) -> dict[str, Any]:
         "major": jdk.major,
         "vendor": getattr(jdk, "vendor", None),
         "vm": getattr(jdk, "vm", None),
-        "release": host.release_file(jdk.home),
+        "release": read_release(Path(jdk.home)),
         "warnings": list(verdict.warnings) if verdict else [],
         "ergonomics": verdict.ergonomics if verdict else {},
     }
