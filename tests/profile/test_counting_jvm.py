@@ -159,7 +159,10 @@ def _spec(tmp_path: Path, classes: Path, **values: object) -> Path:
 
 def test_two_variants_whose_calls_differ_significantly(classes, tmp_path, capsys):
     """JDK 25 (JFR), JVMs that end by themselves: their counts are written as they exit."""
-    spec = _spec(tmp_path, classes, jdk=_jdk(25).name, count=f'"{HIT}", "{OTHER}"')
+    # each JVM makes its calls once counting (a JFR recording) runs: no race with an attach slowed by load
+    wait = '"-Dcalls.untilRecorded=true"'
+    flags = f'many = [{wait}, "-Dcalls.n=1000"]\nfew = [{wait}, "-Dcalls.n=200"]'
+    spec = _spec(tmp_path, classes, jdk=_jdk(25).name, count=f'"{HIT}", "{OTHER}"', flags=flags)
     db = str(tmp_path / "c.db")
     assert main(["run", str(spec), "--db", db, "--runs", str(tmp_path / "runs")]) == 0, capsys.readouterr()
     store = Store.open(db)

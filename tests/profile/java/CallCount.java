@@ -5,7 +5,9 @@
  * <ul>
  * <li>{@code go}: the first line on stdin (the test starts counting, then writes "go");</li>
  * <li>{@code pause}: calls.pauseMs milliseconds after the ready line (experiments: counting starts once the
- * workload is ready).</li>
+ * workload is ready);</li>
+ * <li>{@code recorded}: with calls.untilRecorded=true, once a JFR recording runs in this JVM (experiments on
+ * JDK 25, where counting is a recording started once the workload is ready: no race with a slow attach).</li>
  * </ul>
  * It prints "done N" and then, with calls.stay=true, waits for stdin to close; else it exits.
  * Compiles with {@code javac --release 8}.
@@ -32,7 +34,9 @@ public final class CallCount {
         java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
         System.out.println("ready");
         System.out.flush();
-        if (pauseMs >= 0) {
+        if (Boolean.getBoolean("calls.untilRecorded")) {
+            untilRecorded();
+        } else if (pauseMs >= 0) {
             Thread.sleep(pauseMs);
         } else {
             in.readLine();
@@ -51,5 +55,27 @@ public final class CallCount {
                 // until stdin closes
             }
         }
+    }
+
+    /**
+     * Waits (up to a minute) until a JFR recording is running, then a little longer for its method timing to
+     * reach the classes; reflection, as jdk.jfr is not in Java 8's API.
+     */
+    private static void untilRecorded() throws Exception {
+        Object recorder = Class.forName("jdk.jfr.FlightRecorder").getMethod("getFlightRecorder").invoke(null);
+        java.lang.reflect.Method recordings = recorder.getClass().getMethod("getRecordings");
+        for (int i = 0; i < 1200 && !running((java.util.List<?>) recordings.invoke(recorder)); i++) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(300);
+    }
+
+    private static boolean running(java.util.List<?> recordings) throws Exception {
+        for (Object r : recordings) {
+            if ("RUNNING".equals(String.valueOf(r.getClass().getMethod("getState").invoke(r)))) {
+                return true;
+            }
+        }
+        return false;
     }
 }
