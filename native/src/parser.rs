@@ -19,10 +19,10 @@ use crate::unified::UnifiedParser;
 /// A parse that keeps no table: rows go to a summary once they are final.
 pub struct Stream {
     pub summary: Summary,
-    /// Rows kept back at the end of each line because a later line may still change them (details of a GC
-    /// printed after it).
+    /// Rows kept back when rows are handed on (between lines) because a later line may still change them
+    /// (details of a GC printed after it).
     pub keep_rows: usize,
-    /// Rows handed on at a time.
+    /// Rows handed on at a time, at least.
     pub batch_rows: usize,
 }
 
@@ -137,6 +137,7 @@ impl Parser {
                 }
                 line_start = end + 1;
             }
+            self.pass_on_final_rows();
             self.table.diag.bytes_read += line_start as u64;
             buf.copy_within(line_start..data_end, 0);
             filled = data_end - line_start;
@@ -170,7 +171,6 @@ impl Parser {
             return;
         }
         let class = self.classify(line);
-        self.pass_on_final_rows();
         let suspect = matches!(
             class,
             LineClass::Unknown | LineClass::UnknownGc | LineClass::Text
@@ -200,7 +200,6 @@ impl Parser {
                 self.classify(piece); // counted as this damaged line
             }
         }
-        self.pass_on_final_rows();
     }
 
     /// Reads one line by the rules of its format: what it was.
@@ -225,7 +224,8 @@ impl Parser {
         self.legacy.line(t, line).unwrap_or(LineClass::Text)
     }
 
-    /// Hands the rows no later line can change to a streaming summary, a batch at a time.
+    /// Hands the rows no later line can change to a streaming summary, a batch at a time; called between
+    /// lines (once per chunk of input: the rows of a chunk's lines stay bounded by its size).
     fn pass_on_final_rows(&mut self) {
         let Some(stream) = &mut self.stream else {
             return;

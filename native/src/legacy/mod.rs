@@ -119,6 +119,7 @@ fn is_prefixed_noise(t: &[u8]) -> bool {
 impl FormatParser for LegacyParser {
     /// Any line: the format of last resort reads every line the others did not take (most of those as
     /// text no GC log prints).
+    #[inline]
     fn line(&mut self, t: &mut Table, line: &[u8]) -> Option<LineClass> {
         Some(self.legacy_line(t, line))
     }
@@ -146,6 +147,7 @@ impl FormatParser for LegacyParser {
 }
 
 impl LegacyParser {
+    #[inline]
     fn legacy_line(&mut self, t: &mut Table, line: &[u8]) -> LineClass {
         let trimmed = trim_start(line);
         if self.lines > 0 {
@@ -213,6 +215,7 @@ impl LegacyParser {
     }
 
     /// A line while a record is open: either noise, a record of its own, or the record's continuation.
+    #[inline]
     fn legacy_continue(&mut self, t: &mut Table, line: &[u8], trimmed: &[u8]) -> LineClass {
         if trimmed.is_empty() || is_prefixed_noise(trimmed) {
             return LineClass::Ignored;

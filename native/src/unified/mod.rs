@@ -52,6 +52,7 @@ pub struct UnifiedParser {
 
 impl FormatParser for UnifiedParser {
     /// A line with decorators, or the bare message of a log without them (`GC(3) Pause Young ...`).
+    #[inline]
     fn line(&mut self, t: &mut Table, line: &[u8]) -> Option<LineClass> {
         let decorated = match self.layout.parse(line, t.fmt.decorators) {
             Some(d) => Some(d),
