@@ -49,6 +49,10 @@ def test_a_running_jvm_with_a_gc_log(tmp_path, capsys):
         f"-Xlog:gc*:file={log}:uptime,level,tags",
     )
     with running(*flags) as jvm:
+        # the classes it loads reach the 8 MB threshold within seconds, later on a loaded machine
+        deadline = time.monotonic() + 60
+        while "Metadata GC Threshold" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
         code = main(["advise", "--pid", str(jvm.pid), "--json", "--no-check"])
         out = capsys.readouterr()
         assert jvm.poll() is None  # still running: advise changed nothing
