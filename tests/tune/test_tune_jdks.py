@@ -11,7 +11,7 @@ from jvmlab.experiment.execution import jdks
 from jvmlab.tune.space import build_space
 
 pytestmark = pytest.mark.jvm
-POINTS = 12
+POINTS = 4  # random points beside the enumerated ones (every collector, knob end and choice)
 
 
 @pytest.mark.parametrize("selection", ["11", "17", "21", "25"])
