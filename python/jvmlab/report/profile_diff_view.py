@@ -35,5 +35,8 @@ def diff_renderable(
         note = f"one profile a side ({n_base} vs {n_new}): no CI; noise cannot be told from change"
     else:
         sig = sum(1 for c in changes if c.significant)
-        note = f"{n_base} vs {n_new} profiles; {sig} frames changed significantly (bootstrap CI, BH q < 0.01)"
+        note = (
+            f"{n_base} vs {n_new} profiles; {sig} frames changed significantly "
+            "(Welch's test, BH q < 0.01, CI excluding 0)"
+        )
     return Group(table, Text(note, style="dim"))

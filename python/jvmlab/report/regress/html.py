@@ -70,7 +70,7 @@ def _differences(r: Regression) -> Section:
             table(
                 view.EVENT_COLUMNS,
                 view.event_cells(r),
-                "JFR events and counted calls per trial (bootstrap over the trials, BH q)",
+                "JFR events and counted calls per trial (Welch's test over the trials, BH q)",
             )
         )
     if r.event_note:

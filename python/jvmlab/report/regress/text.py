@@ -53,7 +53,7 @@ def regress_renderables(
     if r.events:
         out.append(
             _table(
-                "JFR events and counted calls per trial (bootstrap over the trials, BH q)",
+                "JFR events and counted calls per trial (Welch's test over the trials, BH q)",
                 view.EVENT_COLUMNS,
                 view.event_cells(r),
             )

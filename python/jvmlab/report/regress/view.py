@@ -65,11 +65,11 @@ def shown_frames(r: Regression) -> tuple[list[FrameChange], str]:
         return list(r.frames[:FRAME_ROWS]), f"{b} vs {n} profiles: no CI, noise cannot be told from change"
     if not sig:
         return list(r.frames[:5]), (
-            f"{b} vs {n} profiles: no frame's share changed significantly (bootstrap CI, BH q < 0.01); "
-            "the largest changes are shown"
+            f"{b} vs {n} profiles: no frame's share changed significantly (Welch's test, BH q < 0.01, CI "
+            "excluding 0); the largest changes are shown"
         )
     return sig[:FRAME_ROWS], (
-        f"{b} vs {n} profiles: {len(sig)} frames changed significantly (bootstrap CI over the trials, "
+        f"{b} vs {n} profiles: {len(sig)} frames changed significantly (Welch's test over the trials, "
         "Benjamini-Hochberg q < 0.01); share of all samples, in percentage points"
     )
 
