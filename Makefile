@@ -13,31 +13,19 @@ APT_LOCK := /tmp/jvmlab-apt.lock
 
 setup: $(STAMP)/venv $(STAMP)/native java
 
-# The venv with its build tools: the base of the Python dependencies and of the native build.
-$(STAMP)/python:
+# The Python dependencies alone, without building the project: what needs only them (the JDK runtimes'
+# download) runs while the native module compiles (`make test` makes its prerequisites with -j).
+$(STAMP)/deps: pyproject.toml
 	@mkdir -p $(STAMP)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip "maturin>=1.7,<2"
-	@touch $@
-
-# The Python dependencies alone, without building the project: what needs only them (the JDK runtimes'
-# download) runs while the native module compiles (`make test` makes its prerequisites with -j).
-$(STAMP)/deps: pyproject.toml $(STAMP)/python
 	$(BIN)/python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
 		print('\n'.join(p['dependencies'] + p['optional-dependencies']['dev']))" > $(STAMP)/requirements.txt
 	$(BIN)/pip install --quiet -r $(STAMP)/requirements.txt
 	@touch $@
 
-# The native module's crates, compiled while the Python dependencies install: the profile and features of
-# the editable install below (pyproject's [tool.maturin]), which then rebuilds little more than pyo3's part.
-$(STAMP)/crates: $(STAMP)/python native/Cargo.toml pyproject.toml
+$(STAMP)/venv: $(STAMP)/deps
 	@command -v cargo >/dev/null || { echo "error: Rust (cargo) is needed: install it with rustup"; exit 2; }
-	cd native && PYO3_PYTHON=$(CURDIR)/$(BIN)/python cargo build --release --quiet $$(../$(BIN)/python -c \
-		"import tomllib; print(' '.join('--features=' + f for f in \
-		tomllib.load(open('../pyproject.toml', 'rb'))['tool']['maturin']['features']))")
-	@touch $@
-
-$(STAMP)/venv: $(STAMP)/deps $(STAMP)/crates
 	@command -v javac >/dev/null || { echo "error: a JDK (javac) is needed"; exit 2; }
 	$(BIN)/pip install --quiet --no-deps -e .
 	@touch $@
