@@ -1,7 +1,7 @@
-"""Trials on a real Ray cluster of two nodes on this machine (head and worker, each with `jvmlab_trial: 1`):
-`jvmlab run --executor ray --address ...` runs trials on both nodes and ships their folders back; a node
-killed under a trial costs a rerun on the other node, recorded as a loss; SIGTERM to the driver leaves no JVM;
-and no Ray process outlives the module."""
+"""Trials on a real Ray cluster of two nodes on this machine (head and worker, each with `jvmlab_trial: 1`,
+both on 127.0.0.1 only): `jvmlab run --executor ray --address ...` runs trials on both nodes and ships their
+folders back; a node killed under a trial costs a rerun on the other node, recorded as a loss; SIGTERM to the
+driver leaves no JVM; and no Ray process outlives the module."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from pathlib import Path
 import psutil
 import pytest
 import ray.cluster_utils as ray_cluster_utils  # a dev dependency: missing fails, never skips
+from ray._private import ray_constants
 
 from jvmlab.cli.main import main
 from jvmlab.experiment.execution import jdks, ray_executor
@@ -33,7 +34,13 @@ pytestmark = [
     pytest.mark.xdist_group("ray-cluster"),
 ]  # one cluster at a time
 
-NODE = {"num_cpus": 1, "resources": {"jvmlab_trial": 1}, "object_store_memory": 80 * 1024 * 1024}
+LOOPBACK = "127.0.0.1"
+NODE = {
+    "num_cpus": 1,
+    "resources": {"jvmlab_trial": 1},
+    "object_store_memory": 80 * 1024 * 1024,
+    "node_ip_address": LOOPBACK,
+}
 # A dead node is noticed within about a second (Ray's default: 3 s x 5 heartbeats).
 HEAD = {
     **NODE,
@@ -101,22 +108,42 @@ def ray_processes(session: str) -> list[psutil.Process]:
 
 @pytest.fixture(scope="module")
 def cluster():
-    c = ray_cluster_utils.Cluster(initialize_head=True, head_node_args=HEAD)
-    c.add_node(**NODE)
-    session = c.head_node.session_name
-    assert any("raylet" in " ".join(p.info["cmdline"]) for p in ray_processes(session))
-    try:
-        yield c
-    finally:
-        import ray
+    # Ray reads a loopback address as "this machine" and puts the machine's network address in its place
+    # (services.resolve_ip_for_localhost): nodes would register there, and a driver's ray.init of
+    # 127.0.0.1:PORT would wait for minutes for a GCS at NETWORK_ADDRESS:PORT. Its single-machine mode (meant
+    # for Windows and macOS) keeps 127.0.0.1: asked for here (this process read the variable when it imported
+    # Ray) and for every process started from here (the nodes, and `jvmlab run` as a driver).
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(ray_constants.ENABLE_RAY_CLUSTERS_ENV_VAR, "0")
+        mp.setattr(ray_constants, "ENABLE_RAY_CLUSTER", False)
+        c = ray_cluster_utils.Cluster(initialize_head=True, head_node_args=HEAD)
+        c.add_node(**NODE)
+        session = c.head_node.session_name
+        assert any("raylet" in " ".join(p.info["cmdline"]) for p in ray_processes(session))
+        try:
+            yield c
+        finally:
+            import ray
 
-        ray.shutdown()
-        c.shutdown()
-        deadline = time.monotonic() + 10
-        while ray_processes(session) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        left = [" ".join(p.info["cmdline"])[:80] for p in ray_processes(session)]
-        assert not left, f"processes of the test's Ray cluster still run: {left}"
+            ray.shutdown()
+            c.shutdown()
+            deadline = time.monotonic() + 10
+            while ray_processes(session) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            left = [" ".join(p.info["cmdline"])[:80] for p in ray_processes(session)]
+            assert not left, f"processes of the test's Ray cluster still run: {left}"
+
+
+def test_the_cluster_is_on_loopback_only(cluster):
+    assert cluster.address.partition(":")[0] == LOOPBACK
+    assert {n.node_ip_address for n in cluster.list_all_nodes()} == {LOOPBACK}
+    pids = {p.pid for p in ray_processes(cluster.head_node.session_name)}
+    listening = {
+        (c.pid, c.laddr.ip.removeprefix("::ffff:"), c.laddr.port)  # an IPv6 socket bound to 127.0.0.1
+        for c in psutil.net_connections("inet")
+        if c.pid in pids and c.status == psutil.CONN_LISTEN
+    }
+    assert listening and {ip for _, ip, _ in listening} == {LOOPBACK}, listening
 
 
 def run(tmp_path: Path, cluster, text: str) -> tuple[int, Path]:

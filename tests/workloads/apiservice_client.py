@@ -24,12 +24,14 @@ TOTALS = re.compile(
 STATUS = re.compile(
     r"^status: t_s=\d+ requests=\d+ rate=[0-9.]+/s .* batches=\d+ last_batch_ms=\d+ heap_used_mb=\d+$"
 )
-# Small and quick unless a test says otherwise: few rule classes, no batch report, a 64 MB cache budget.
-QUICK = {"ruleClasses": "100", "batchIntervalMs": "0"}
+# Small and quick unless a test says otherwise: few rule classes, no batch report, a 64 MB cache budget; on
+# loopback only (the service's own default is every address).
+QUICK = {"ruleClasses": "100", "batchIntervalMs": "0", "host": "127.0.0.1"}
 
 
 class Service:
-    """`java [jvm] -Dapi.port=0 [-Dapi.K=V] jvmlab.workloads.ApiService`, ready once it prints its port."""
+    """`java [jvm] -Dapi.host=127.0.0.1 -Dapi.port=0 [-Dapi.K=V] jvmlab.workloads.ApiService`, ready once it
+    prints its port."""
 
     def __init__(
         self,

