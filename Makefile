@@ -8,8 +8,13 @@ JAVA_OUT := build/java
 STAMP := build/.stamps
 # postgres and chromium may install at the same time (make -j): one apt-get at a time
 APT_LOCK := /tmp/jvmlab-apt.lock
+# The native module as the tests and benchmarks need it: the released module's Cargo features (pyproject.toml's
+# [tool.maturin] features; maturin's --features replaces that list, it does not extend it) plus the local test
+# server (`test-server`: tokio and hyper, left out of the release; `make wheel` builds the release).
+NATIVE_FEATURES := $(shell $(PYTHON) -c "import tomllib; \
+	print(','.join(tomllib.load(open('pyproject.toml', 'rb'))['tool']['maturin']['features'] + ['test-server']))")
 
-.PHONY: setup native java jdks jmc profiler postgres chromium test test-native test-python lint demo demo-regress bench clean
+.PHONY: setup native java jdks jmc profiler postgres chromium test test-native test-python lint demo demo-regress bench wheel clean
 
 setup: $(STAMP)/venv $(STAMP)/native java
 
@@ -27,14 +32,16 @@ $(STAMP)/deps: pyproject.toml
 $(STAMP)/venv: $(STAMP)/deps
 	@command -v cargo >/dev/null || { echo "error: Rust (cargo) is needed: install it with rustup"; exit 2; }
 	@command -v javac >/dev/null || { echo "error: a JDK (javac) is needed"; exit 2; }
-	$(BIN)/pip install --quiet --no-deps -e .
+	MATURIN_PEP517_ARGS="--features $(NATIVE_FEATURES)" $(BIN)/pip install --quiet --no-deps -e .
 	@touch $@
 	@touch $(STAMP)/native  # the editable install has just built the native module (release profile)
 
 # The editable install builds the native module; rebuild it in release mode when the Rust code changes.
+native: $(STAMP)/native
 $(STAMP)/native: $(STAMP)/venv $(shell find native/src -name '*.rs') native/Cargo.toml
-	cd native && ../$(BIN)/maturin develop --release --quiet -m Cargo.toml
-	$(BIN)/python -c "import jvmlab._native as n; assert n.build_info()['profile'] == 'release'"
+	cd native && ../$(BIN)/maturin develop --release --quiet -m Cargo.toml --features $(NATIVE_FEATURES)
+	$(BIN)/python -c "import jvmlab._native as n; i = n.build_info(); \
+		assert i['profile'] == 'release' and 'test-server' in i['features'], i"
 	@touch $@
 
 java: $(STAMP)/java
@@ -107,15 +114,19 @@ test:
 	$(BIN)/ruff check python tests bench
 	$(BIN)/ruff format --check python tests bench
 	$(BIN)/mypy python/jvmlab
-	cd native && cargo test --release --no-default-features --quiet
+	cd native && cargo test --release --no-default-features --features test-server --quiet
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not timing" tests
 	$(BIN)/python -m pytest -q -m timing tests
 
+# clippy on every target (tests, examples) of each build: the bare crate, the released module, the test build
 lint: setup
 	$(BIN)/ruff check python tests bench
 	$(BIN)/ruff format --check python tests bench
 	$(BIN)/mypy python/jvmlab
-	cd native && cargo clippy --no-default-features -- -D warnings && cargo fmt --check
+	cd native && cargo fmt --check
+	cd native && cargo clippy --all-targets --no-default-features -- -D warnings
+	cd native && PYO3_PYTHON=$(CURDIR)/$(BIN)/python cargo clippy --all-targets -- -D warnings
+	cd native && PYO3_PYTHON=$(CURDIR)/$(BIN)/python cargo clippy --all-targets --all-features -- -D warnings
 
 demo: setup jdks
 	$(BIN)/python -m jvmlab.demo
@@ -134,6 +145,11 @@ bench: setup profiler
 	$(BIN)/python bench/jit_overhead.py
 	$(BIN)/python bench/tune_pruning.py
 	$(BIN)/python bench/tune_search.py
+
+# The released wheel, into build/wheels: pyproject.toml's features alone, so no test server, no tokio or hyper
+# (tests/test_native_deps.py checks the dependency tree of that build).
+wheel: $(STAMP)/deps
+	$(BIN)/maturin build --release --out build/wheels
 
 clean:
 	rm -rf build $(VENV) native/target python/jvmlab/_native*.so

@@ -49,8 +49,10 @@ def parse_compile_logs(paths: list[str]) -> dict[str, Any]:
     Raises OSError naming the file when it cannot be read.
     """
 
-def build_info() -> dict[str, str]:
-    """Version and build profile of the native module."""
+def build_info() -> dict[str, Any]:
+    """Version and build facts of the native module: {version, profile ("release" or "debug"), features:
+    the optional Cargo features built in (["test-server"] in `make setup`'s build, [] in the released
+    module)}."""
 
 def run_load(
     config: dict[str, Any], on_second: Callable[[dict[str, Any]], None] | None = None
@@ -76,7 +78,10 @@ class LocalServer:
     """A trivial HTTP/1.1 server on 127.0.0.1 for tests and benchmarks: "ok" to everything; `/status/NNN`,
     `/delay/MS`, `/close` (answer, then close) and `/drop` (close without an answer) on demand; with
     `stall_every_ms`, every response due in the first `stall_ms` of each period waits for the stall to end.
-    Raises OSError when the port cannot be bound."""
+    Raises OSError when the port cannot be bound.
+
+    Only in builds with the `test-server` Cargo feature (`make setup`'s; `build_info()["features"]` lists
+    it): the released module leaves it out, and with it tokio and hyper."""
 
     def __init__(self, port: int = 0, stall_every_ms: int = 0, stall_ms: int = 0) -> None: ...
     @property

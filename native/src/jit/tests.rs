@@ -183,7 +183,7 @@ fn xml_cut_short_keeps_what_is_complete() {
     assert!(p.diag.truncated);
     assert_eq!(p.diag.lines_unknown, 1, "the element cut in half");
     assert_eq!(p.events.len(), 3);
-    assert_eq!(p.events.compile_ms[0].is_nan(), true);
+    assert!(p.events.compile_ms[0].is_nan());
     assert_eq!(p.events.uptime_s[0], 0.2, "no task: the nmethod's time");
     assert_eq!(p.events.bci[2], NULL_I64);
 }

@@ -122,7 +122,8 @@ impl LoadConfig {
                     r.weight, r.method, r.path
                 ));
             }
-            if hyper::Method::from_bytes(r.method.as_bytes()).is_err() {
+            // `::http`: the crate (hyper's types, no runtime), not the driver's own `load::http`.
+            if ::http::Method::from_bytes(r.method.as_bytes()).is_err() {
                 return Err(format!("mix: {:?} is not an HTTP method", r.method));
             }
             if !r.path.is_empty() && !r.path.starts_with('/') {
@@ -134,8 +135,8 @@ impl LoadConfig {
                         "mix: header {name:?}: not supported (the driver sends bodies with Content-Length)"
                     ));
                 }
-                if hyper::header::HeaderName::from_bytes(name.as_bytes()).is_err()
-                    || hyper::header::HeaderValue::from_str(value).is_err()
+                if ::http::HeaderName::from_bytes(name.as_bytes()).is_err()
+                    || ::http::HeaderValue::from_str(value).is_err()
                 {
                     return Err(format!(
                         "mix: header {name:?}: {value:?} is not a valid header"
@@ -177,5 +178,60 @@ mod tests {
         assert!(Target::parse("http://h:port/")
             .unwrap_err()
             .contains("not a number"));
+    }
+
+    fn one_request(method: &str, headers: &[(&str, &str)]) -> Result<(), String> {
+        LoadConfig {
+            target: Target::parse("http://127.0.0.1:8080/").unwrap(),
+            rate: 1.0,
+            warmup: Duration::ZERO,
+            duration: Duration::from_secs(1),
+            timeout: Duration::from_secs(1),
+            max_connections: 1,
+            tick: Duration::from_micros(200),
+            mix: vec![RequestSpec {
+                method: method.into(),
+                path: "/".into(),
+                headers: headers
+                    .iter()
+                    .map(|(n, v)| (n.to_string(), v.to_string()))
+                    .collect(),
+                body: Bytes::new(),
+                weight: 1.0,
+            }],
+            seed: 1,
+        }
+        .validate()
+    }
+
+    #[test]
+    fn methods_and_headers_are_checked() {
+        // Methods: any token (RFC 9110 5.6.2), extension methods included.
+        for ok in ["GET", "PURGE", "M-SEARCH"] {
+            assert_eq!(one_request(ok, &[]), Ok(()), "{ok}");
+        }
+        for bad in ["", "GE T", "GET\r", "GET(1)"] {
+            let err = one_request(bad, &[]).unwrap_err();
+            assert!(err.contains("is not an HTTP method"), "{bad:?}: {err}");
+        }
+        // Names: tokens; values: visible characters, spaces and tabs, and bytes above 127 (obs-text).
+        for ok in [
+            ("X-Id", "a b\tc"),
+            ("accept", "*/*"),
+            ("X-Name", "caf\u{e9}"),
+        ] {
+            assert_eq!(one_request("GET", &[ok]), Ok(()), "{ok:?}");
+        }
+        for bad in [
+            ("Bad Name", "v"),
+            ("", "v"),
+            ("X-A", "a\r\nb"),
+            ("X-A", "a\u{7f}"),
+        ] {
+            let err = one_request("GET", &[bad]).unwrap_err();
+            assert!(err.contains("is not a valid header"), "{bad:?}: {err}");
+        }
+        let err = one_request("POST", &[("Transfer-Encoding", "chunked")]).unwrap_err();
+        assert!(err.contains("not supported"), "{err}");
     }
 }

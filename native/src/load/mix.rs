@@ -57,7 +57,8 @@ impl PathTemplate {
             rest = &rest[close + 1..];
         }
         pieces.push(Piece::Text(rest.to_string()));
-        // The path as a request target (origin form), checked with a number in place of each range.
+        // The path as a request target (origin form), checked with a number in place of each range by the
+        // `http` crate (the parser of hyper's servers).
         let sample: String = pieces
             .iter()
             .map(|p| match p {
@@ -65,7 +66,7 @@ impl PathTemplate {
                 Piece::Rand(lo, _) => lo.to_string(),
             })
             .collect();
-        match sample.parse::<hyper::Uri>() {
+        match sample.parse::<::http::Uri>() {
             Ok(uri) if uri.scheme().is_none() && sample.starts_with('/') => {}
             Ok(_) => return Err(format!("mix: path {path:?} must start with /")),
             Err(e) => return Err(format!("mix: path {path:?}: {e}")),

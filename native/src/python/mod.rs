@@ -3,6 +3,8 @@
 mod gclog;
 mod jit;
 mod load;
+#[cfg(feature = "test-server")]
+mod server;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -20,6 +22,13 @@ fn build_info(py: Python<'_>) -> PyResult<Py<PyDict>> {
             "release"
         },
     )?;
+    // The optional features built in: how the stub's test tells a build without the test server from a
+    // class gone missing.
+    let mut features = Vec::new();
+    if cfg!(feature = "test-server") {
+        features.push("test-server");
+    }
+    d.set_item("features", features)?;
     Ok(d.unbind())
 }
 
@@ -30,7 +39,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gclog::summarize_table, m)?)?;
     m.add_function(wrap_pyfunction!(jit::parse_compile_logs, m)?)?;
     m.add_function(wrap_pyfunction!(load::run_load, m)?)?;
-    m.add_class::<load::LocalServer>()?;
+    #[cfg(feature = "test-server")]
+    m.add_class::<server::LocalServer>()?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
     Ok(())
 }
