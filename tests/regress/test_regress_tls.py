@@ -66,7 +66,11 @@ def test_the_ems_regression_is_found_explained_and_its_fix_verified(spec, tmp_pa
     grown = [f["frame"] for f in doc["frames"] if f["significant"] and f["new_total"] > f["base_total"]]
     assert any(f.startswith("sun.security.") for f in grown), grown
     events = {e["event"]: e for e in doc["events"]}
-    assert events["jdk.TLSHandshake"]["changed"]  # the abbreviated handshakes of resumed sessions are gone
+    # The abbreviated handshakes of resumed sessions are gone: about 900 a trial to none. Significant when
+    # the base's counts agree (q 0.012 here); a loaded machine spreads them (Welch's test at 3 a side), so
+    # the test asks for the size, the verdict follows the statistics.
+    shakes = events["jdk.TLSHandshake"]
+    assert shakes["change_percent"] < -90 and shakes["new_mean"] < 0.1 * shakes["base_mean"], shakes
     assert doc["hints"][0]["id"] == "tls-ems"
     assert doc["hints"][0]["flag"] == "-Djdk.tls.useExtendedMasterSecret=false"
     # The flag restores resumption: far more connections/s. At 3 short trials a side Welch's test does not

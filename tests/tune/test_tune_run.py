@@ -163,6 +163,16 @@ def _rows(db: Path, experiment: str) -> list[tuple[int, str, str]]:
         ).fetchall()
 
 
+def _rows_once_created(db: Path, experiment: str) -> list[tuple[int, str, str]]:
+    """The rows, or none while the store's file exists but its tables are still being created."""
+    try:
+        return _rows(db, experiment) if db.exists() else []
+    except sqlite3.OperationalError as e:
+        if "no such table" in str(e):
+            return []
+        raise
+
+
 def _tune_process(spec: Path, db: str, runs: Path, *more: str) -> subprocess.Popen[bytes]:
     argv = [
         sys.executable,
@@ -193,7 +203,7 @@ def test_a_run_killed_with_sigkill_resumes_without_losing_a_trial(tmp_path, caps
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # killed while its second candidate runs
-            rows = _rows(db, "tune-kill") if db.exists() else []
+            rows = _rows_once_created(db, "tune-kill")
             if any(s == "ok" for _, _, s in rows) and any(s == "running" for _, _, s in rows):
                 break
             assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
