@@ -14,9 +14,9 @@ APT_LOCK := /tmp/jvmlab-apt.lock
 NATIVE_FEATURES := $(shell $(PYTHON) -c "import tomllib; \
 	print(','.join(tomllib.load(open('pyproject.toml', 'rb'))['tool']['maturin']['features'] + ['test-server']))")
 
-.PHONY: setup native java jdks jmc profiler postgres chromium test test-native test-python lint demo demo-regress bench wheel clean
+.PHONY: setup native java jdks jmc profiler postgres chromium test test-native lint demo demo-regress bench wheel clean
 
-setup: $(STAMP)/venv $(STAMP)/native java
+setup: $(STAMP)/native java
 
 # The Python dependencies alone, without building the project: what needs only them (the JDK runtimes'
 # download) runs while the native module compiles (`make test` makes its prerequisites with -j).
@@ -29,20 +29,23 @@ $(STAMP)/deps: pyproject.toml
 	$(BIN)/pip install --quiet -r $(STAMP)/requirements.txt
 	@touch $@
 
-$(STAMP)/venv: $(STAMP)/deps
+# The project into the venv, editable (python/ on the path), with its native module built in release mode
+# (one build: maturin develop installs and builds at once), again whenever the Rust code changes.
+native: $(STAMP)/native
+$(STAMP)/native: $(STAMP)/deps $(shell find native/src -name '*.rs') native/Cargo.toml
 	@command -v cargo >/dev/null || { echo "error: Rust (cargo) is needed: install it with rustup"; exit 2; }
 	@command -v javac >/dev/null || { echo "error: a JDK (javac) is needed"; exit 2; }
-	MATURIN_PEP517_ARGS="--features $(NATIVE_FEATURES)" $(BIN)/pip install --quiet --no-deps -e .
-	@touch $@
-	@touch $(STAMP)/native  # the editable install has just built the native module (release profile)
-
-# The editable install builds the native module; rebuild it in release mode when the Rust code changes.
-native: $(STAMP)/native
-$(STAMP)/native: $(STAMP)/venv $(shell find native/src -name '*.rs') native/Cargo.toml
 	cd native && ../$(BIN)/maturin develop --release --quiet -m Cargo.toml --features $(NATIVE_FEATURES)
 	$(BIN)/python -c "import jvmlab._native as n; i = n.build_info(); \
 		assert i['profile'] == 'release' and 'test-server' in i['features'], i"
 	@touch $@
+
+# The Rust crate's own tests, without Python, with the local test server. Needs cargo alone, so `make test`
+# runs it while the Python dependencies download (cargo's lock on native/target puts it before the module's
+# build, which then reuses the dependencies both compile alike).
+test-native:
+	@command -v cargo >/dev/null || { echo "error: Rust (cargo) is needed: install it with rustup"; exit 2; }
+	cd native && cargo test --release --no-default-features --features test-server --quiet
 
 java: $(STAMP)/java
 $(STAMP)/java: $(JAVA_SRC)
@@ -110,11 +113,10 @@ chromium:
 
 # The installs first, side by side (downloads while the native module compiles), then the checks in order.
 test:
-	@$(MAKE) --no-print-directory -j4 setup jdks postgres chromium jmc profiler
+	@$(MAKE) --no-print-directory -j4 test-native setup jdks postgres chromium jmc profiler
 	$(BIN)/ruff check python tests bench
 	$(BIN)/ruff format --check python tests bench
 	$(BIN)/mypy python/jvmlab
-	cd native && cargo test --release --no-default-features --features test-server --quiet
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not timing" tests
 	$(BIN)/python -m pytest -q -m timing tests
 

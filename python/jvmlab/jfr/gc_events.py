@@ -171,6 +171,8 @@ def gc_rows(events: list[dict[str, Any]], start_s: float) -> list[dict[str, Any]
         gc_id = int(gc["gcId"])
         collector, kind = COLLECTIONS.get(gc["name"], ("unknown", None))
         own = sorted(pauses.get(gc_id, []), key=lambda p: instant_s(p["startTime"]))
+        if not own and duration_ms(gc["sumOfPauses"]) == 0.0:
+            continue  # a concurrent cycle that ended before its pauses (G1's mark aborted by a full GC)
         if not own:  # no phase events: the collection's pauses as one
             own = [{"startTime": gc["startTime"], "duration": gc["sumOfPauses"], "name": ""}]
         h = sizes(heap.get(gc_id, []), "heapUsed", "heapSpace.committedSize")
