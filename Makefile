@@ -35,7 +35,7 @@ native: $(STAMP)/native
 $(STAMP)/native: $(STAMP)/deps $(shell find native/src -name '*.rs') native/Cargo.toml
 	@command -v cargo >/dev/null || { echo "error: Rust (cargo) is needed: install it with rustup"; exit 2; }
 	@command -v javac >/dev/null || { echo "error: a JDK (javac) is needed"; exit 2; }
-	cd native && ../$(BIN)/maturin develop --release --quiet -m Cargo.toml --features $(NATIVE_FEATURES)
+	+cd native && ../$(BIN)/maturin develop --release --quiet -m Cargo.toml --features $(NATIVE_FEATURES)
 	$(BIN)/python -c "import jvmlab._native as n; i = n.build_info(); \
 		assert i['profile'] == 'release' and 'test-server' in i['features'], i"
 	@touch $@
@@ -45,7 +45,7 @@ $(STAMP)/native: $(STAMP)/deps $(shell find native/src -name '*.rs') native/Carg
 # build, which then reuses the dependencies both compile alike).
 test-native:
 	@command -v cargo >/dev/null || { echo "error: Rust (cargo) is needed: install it with rustup"; exit 2; }
-	cd native && cargo test --release --no-default-features --features test-server --quiet
+	+cd native && cargo test --release --no-default-features --features test-server --quiet
 
 java: $(STAMP)/java
 $(STAMP)/java: $(JAVA_SRC)

@@ -15,7 +15,7 @@ from jvmlab.errors import JvmLabError
 from jvmlab.experiment.analysis.comparison import resolve_baselines, stored_comparison
 from jvmlab.experiment.analysis.goals import FAIL, INCONCLUSIVE, PASS
 from jvmlab.experiment.storage import Store
-from jvmlab.report.experiment.comparison_view import BETTER, SAME, WORSE, comparison_view
+from jvmlab.report.experiment.comparison_view import BETTER, EQUIVALENT, WORSE, comparison_view
 
 GOALS = {"all": ["ops_per_s >= +5%", "young_gc_per_min <= -20%", "pause_p99_ms <= 10", "rss_peak_mb <= 501"]}
 
@@ -70,7 +70,7 @@ def test_changes_against_the_baseline_with_significance(db):
     assert young is not None and young.significant and -30 < young.percent < -20
 
 
-def test_the_view_marks_better_worse_and_no_difference(db):
+def test_the_view_marks_better_worse_and_equivalent(db):
     view = comparison_view(_comparison(db), ["ops_per_s", "young_gc_per_min"])
     (table,) = view.tables
     assert table.columns == ("ops per s (ops/s)", "Young GC per minute")
@@ -79,7 +79,8 @@ def test_the_view_marks_better_worse_and_no_difference(db):
     assert rows["jdk17/faster"][0].tone == BETTER and rows["jdk17/faster"][0].change.endswith("▲")
     assert rows["jdk17/faster"][1].tone == BETTER  # fewer young GCs is better
     assert rows["jdk17/slower"][0].tone == WORSE and rows["jdk17/slower"][0].change.endswith("▼")
-    assert rows["jdk17/same"][0].tone == SAME and rows["jdk17/same"][0].change.endswith("~")
+    # the same ops/s: its whole CI within +-5 %, the default threshold
+    assert rows["jdk17/same"][0].tone == EQUIVALENT and rows["jdk17/same"][0].change.endswith("≈")
     assert "±" in rows["jdk17/faster"][0].value
 
 
@@ -165,15 +166,18 @@ def test_the_cli_table_and_exports(db, tmp_path, capsys):
 
     assert main(["compare", "synthetic", "--db", db, "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["format_version"] == 1 and doc["experiment"]["name"] == "synthetic"
+    assert doc["format_version"] == 2 and doc["experiment"]["name"] == "synthetic"
+    assert doc["threshold_percent"] == 5.0
     cell = doc["blocks"][0]["cells"]["ops_per_s"]["jdk17/faster"]
     assert cell["change"]["significant"] is True and len(cell["values"]) == 5
+    assert cell["verdict"] == "better" and cell["change"]["level"] > 0.99
 
     out_csv = tmp_path / "c.csv"
     assert main(["compare", "synthetic", "--db", db, "--format", "csv", "-o", str(out_csv)]) == 0
     rows = list(csv.DictReader(io.StringIO(out_csv.read_text())))
     faster = next(r for r in rows if r["variant"] == "jdk17/faster" and r["measure"] == "ops_per_s")
     assert faster["baseline"] == "jdk17/default" and faster["significant"] == "True"
+    assert faster["verdict"] == "better" and float(faster["change_ci_level"]) > 0.99
     assert float(faster["ci_low"]) < float(faster["mean"]) < float(faster["ci_high"])
 
     # without --format, -o's extension names it
@@ -222,7 +226,8 @@ def test_findings_name_the_significant_changes(db):
     view = comparison_view(_comparison(db), ["ops_per_s", "young_gc_per_min"])
     faster = next(f for f in view.findings if f.startswith("jdk17/faster: "))
     assert "ops per s (ops/s) +" in faster and "▲" in faster and "Young GC per minute -" in faster
-    assert not any(f.startswith("jdk17/same") for f in view.findings)
+    same = [f for f in view.findings if f.startswith("jdk17/same: ")]
+    assert all("inconclusive, more repetitions decide" in f for f in same), same
     assert any(f.startswith("jdk17/slower: ops per s (ops/s) -") and f.endswith("▼") for f in view.findings)
 
 

@@ -49,12 +49,14 @@ def test_goals_decide_the_exit_code(db, tmp_path, capsys):
     assert "❌ failed" in text and "pause_p99_ms <= 10" in text
 
 
-def test_inconclusive_goals_fail_only_when_strict(db, tmp_path, capsys):
+def test_inconclusive_goals_fail_unless_told_to_pass(db, tmp_path, capsys):
     junit = tmp_path / "gate.xml"
-    assert main(["gate", "goals-undecided", "--db", db, "--junit", str(junit)]) == 0
+    assert main(["gate", "goals-undecided", "--db", db, "--junit", str(junit)]) == 1
+    failures = ET.parse(junit).getroot().findall("testsuite/testcase/failure")
+    assert failures and "straddles" in (failures[0].get("message") or "")
+    assert main(["gate", "goals-undecided", "--db", db, "--inconclusive", "pass", "--junit", str(junit)]) == 0
     skipped = ET.parse(junit).getroot().findall("testsuite/testcase/skipped")
     assert skipped and "straddles" in (skipped[0].get("message") or "")
-    assert main(["gate", "goals-undecided", "--db", db, "--strict"]) == 1
     capsys.readouterr()
 
 
@@ -63,16 +65,28 @@ def test_a_significant_regression_against_the_baseline_experiment_fails(db, tmp_
     md = tmp_path / "gate.md"
     assert main(["gate", "new-build", "--against", "current", "--db", db, "--markdown", str(md)]) == 1
     out = capsys.readouterr().out
-    assert "regressions" in out and "significantly worse" in out
+    assert "regressions" in out and "ops per s: -10.0% against jdk25.0.2/tuned (99.6% CI [" in out
+    assert "worse (q = " in out and "beyond the 5% threshold" in out
     text = md.read_text()
     assert "jdk25.0.3/tuned" in text and "ops per s: -10." in text and "jdk25.0.2/tuned" in text
-    # Within the threshold it passes; the default flag set did not change at all.
-    assert main(["gate", "new-build", "--against", "current", "--db", db, "--threshold", "15"]) == 0
-    capsys.readouterr()
+    # Within the threshold it is not worse; ops/s did not change at all in the default flag set.
+    ops = ["-m", "ops_per_s", "--against", "current", "--db", db]
+    assert main(["gate", "new-build", *ops, "--threshold", "15"]) == 0
+    assert "equivalent, the whole CI within ±15%" in capsys.readouterr().out
 
 
-def test_no_change_passes(db, capsys):
-    assert main(["gate", "same-build", "--against", "current", "--db", db]) == 0
+def test_no_change_passes_as_equivalent_and_what_is_undecided_says_what_decides_it(db, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "250")
+    assert main(["gate", "same-build", "-m", "ops_per_s", "--against", "current", "--db", db]) == 0
+    assert "equivalent, the whole CI within ±5%" in capsys.readouterr().out
+    # GC counts and RSS of 5 noisy trials neither differ nor fit within +-5 %: inconclusive fails the gate
+    assert main(["gate", "same-build", "--against", "current", "--db", db]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "inconclusive, neither beyond nor within ±5%: about" in out
+        and "repetitions a side would decide it" in out
+    )
+    assert main(["gate", "same-build", "--against", "current", "--db", db, "--inconclusive", "pass"]) == 0
     capsys.readouterr()
 
 

@@ -9,13 +9,13 @@ from jvmlab.stats import Change
 
 def frame(name, base, new, significant=True, q=0.001):
     return FrameChange(
-        name, "java", 0.0, 0.0, base, new, new - base - 0.01, new - base + 0.01, q, significant
+        name, "java", 0.0, 0.0, base, new, new - base - 0.01, new - base + 0.01, 0.99, q, significant
     )
 
 
 def event(name, base, new, significant=True):
     pct = (new / base - 1) * 100 if base else None
-    return EventDelta(name, base, new, Change(pct, None, None, 0.001, 0.001, significant))
+    return EventDelta(name, base, new, Change(pct, None, None, 0.99, 0.001, 0.001, significant))
 
 
 def test_every_hint_has_a_title_a_change_and_evidence_to_match():

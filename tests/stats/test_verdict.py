@@ -1,23 +1,33 @@
-"""The one statistic of a verdict (jvmlab.stats.verdict): the CI and the p-value come from one model and never
-disagree; three outcomes read from the CI alone; the spending of alpha over repeated looks."""
+"""The one statistic of a verdict (jvmlab.stats.change, .verdict): the CI and the p-value come from one model
+and never disagree; three outcomes read from the CI alone; the spending of alpha over repeated looks."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from jvmlab.stats.change import Change, relative_change
 from jvmlab.stats.verdict import (
+    BETTER,
+    CONFIRMED,
     DECREASED,
     EQUIVALENT,
+    HARMFUL,
     INCONCLUSIVE,
     INCREASED,
-    RatioChange,
+    NO_EFFECT,
+    WORSE,
+    directed,
+    flag_verdict,
     judge,
-    ratio_change,
     repetitions_to_decide,
     spent_alpha,
     verdict,
 )
+
+
+def ratio_change(baseline, variant, *, level):
+    return relative_change(baseline, variant, alpha=1.0 - level)
 
 
 def test_the_ci_excludes_no_change_exactly_when_p_is_below_its_level():
@@ -66,8 +76,8 @@ def test_constant_sides_are_an_exact_change():
     assert same.p_value == 1.0 and judge(same, 5.0).outcome == EQUIVALENT
 
 
-def _change(percent: float, low: float, high: float) -> RatioChange:
-    return RatioChange(percent, low, high, 0.5, 0.95, 4.0, 0.01, 5, 5)
+def _change(percent: float, low: float, high: float) -> Change:
+    return Change(percent, low, high, 0.95, 0.5, 0.5, False, 100.0, 100.0 + percent, 1.0, 1.0, 8.0, 5, 5)
 
 
 @pytest.mark.parametrize(
@@ -114,7 +124,7 @@ def test_the_repetitions_to_decide_an_inconclusive_change_do_decide_it():
         first = verdict(b[:3], v[:3], threshold_percent=5.0, alpha=0.05)
         if first.decided:
             continue
-        need = repetitions_to_decide(first, 0.05)
+        need = repetitions_to_decide(first)
         if need is None:
             continue
         assert need > 3
@@ -122,3 +132,25 @@ def test_the_repetitions_to_decide_an_inconclusive_change_do_decide_it():
         n = min(need, 60)
         decided += verdict(b[:n], v[:n], threshold_percent=5.0, alpha=0.05).outcome == INCREASED
     assert undecided > 100 and decided / undecided >= 0.6, (decided, undecided)
+
+
+def test_outcomes_in_a_measures_terms():
+    assert directed(INCREASED, True) == BETTER and directed(INCREASED, False) == WORSE
+    assert directed(DECREASED, False) == BETTER and directed(DECREASED, None) == DECREASED
+    assert directed(EQUIVALENT, True) == EQUIVALENT and directed(INCONCLUSIVE, False) == INCONCLUSIVE
+
+
+@pytest.mark.parametrize(
+    ("targets", "guards", "expected"),
+    [
+        ([BETTER], [EQUIVALENT, BETTER], CONFIRMED),
+        ([BETTER], [WORSE], HARMFUL),  # a guard got worse: whatever the target did
+        ([WORSE], [], HARMFUL),
+        ([EQUIVALENT], [INCONCLUSIVE], NO_EFFECT),
+        ([BETTER, INCONCLUSIVE], [], INCONCLUSIVE),  # not every target decided
+        ([INCONCLUSIVE], [], INCONCLUSIVE),
+        ([], [], INCONCLUSIVE),
+    ],
+)
+def test_a_flags_verdict(targets, guards, expected):
+    assert flag_verdict(targets, guards) == expected

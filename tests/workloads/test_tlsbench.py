@@ -4,13 +4,16 @@ starts never outliving it, whether the run ends, is stopped, or the server is ki
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import re
 import signal
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -84,6 +87,22 @@ class Lines:
         return self.seen
 
 
+@contextlib.contextmanager
+def started(argv: list[str], **popen: Any) -> Iterator[subprocess.Popen[str]]:
+    """The server, killed if a failed assertion leaves it running (Popen's own exit would wait for it,
+    and a server with durationS=0 never ends on its own)."""
+    proc = subprocess.Popen(argv, **popen)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=30)
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
 def client_pid(lines: list[str]) -> int:
     pids = [
         int(m.group(1)) for line in lines if (m := re.match(r"client: TlsBench client: pid (\d+),", line))
@@ -149,7 +168,7 @@ def test_resumption_needs_ems_on_both_sides_or_off_on_the_server(major, client, 
 def test_stop_on_stdin_and_kill_leave_no_client_jvm():
     java = jdk_java("17")
     # `stop` on stdin: the client is asked to stop first, its summary relayed, exit status 0.
-    with subprocess.Popen(
+    with started(
         command(java, "-Dtls.client=ems", "-Dtls.durationS=0"),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -175,7 +194,7 @@ def test_stop_on_stdin_and_kill_leave_no_client_jvm():
     assert_gone(pid)
 
     # SIGKILL: no shutdown hook runs, but the client's stdin closes with the server, and it exits.
-    with subprocess.Popen(
+    with started(
         command(java, "-Dtls.client=noems", "-Dtls.durationS=0"),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,

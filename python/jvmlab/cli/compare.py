@@ -26,21 +26,32 @@ class CompareOptions:
     measures: tuple[str, ...] = ()
     format: str | None = None  # None: from the output's extension, else the table
     output: Path | None = None
+    threshold_percent: float | None = None  # None: the spec's
 
 
-def load(experiment: str | None, db: str | None, baseline: str | None, alpha: float | None) -> Comparison:
+def load(
+    experiment: str | None,
+    db: str | None,
+    baseline: str | None,
+    alpha: float | None,
+    threshold_percent: float | None = None,
+) -> Comparison:
     if alpha is not None and not 0 < alpha < 0.5:
         raise UsageError(f"--alpha {alpha:g}: give a significance level between 0 and 0.5, e.g. 0.01")
+    if threshold_percent is not None and threshold_percent < 0:
+        raise UsageError(f"--threshold {threshold_percent:g}: give a percentage >= 0, e.g. 5")
     store = Store.open(db)
     try:
-        return stored_comparison(store, experiment, baseline=baseline, alpha=alpha)
+        return stored_comparison(
+            store, experiment, baseline=baseline, alpha=alpha, threshold_percent=threshold_percent
+        )
     finally:
         store.close()
 
 
 def run(options: CompareOptions) -> None:
     format = export_format(options.format, options.output, FORMATS)
-    c = load(options.experiment, options.db, options.baseline, options.alpha)
+    c = load(options.experiment, options.db, options.baseline, options.alpha, options.threshold_percent)
     if format == "json":
         return write_output(to_json(c), options.output)
     if format == "csv":

@@ -3,6 +3,7 @@ when the command runs)."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -83,6 +84,21 @@ Baseline = Annotated[
 Alpha = Annotated[
     float | None, typer.Option("--alpha", help="Significance level (default: the spec's, else 0.01).")
 ]
+Threshold = Annotated[
+    float | None,
+    typer.Option(
+        "--threshold",
+        help="Within +-this many % two variants are equivalent; beyond it a significant change is better or "
+        "worse (default: the spec's [compare] threshold_percent, else 5).",
+    ),
+]
+
+
+class Inconclusive(StrEnum):
+    FAIL = "fail"
+    PASS = "pass"
+
+
 Experiment = Annotated[
     str | None, typer.Argument(help="Experiment id or name (default: the latest).", show_default=False)
 ]
@@ -93,6 +109,7 @@ def compare_command(
     db: Db = None,
     baseline: Baseline = None,
     alpha: Alpha = None,
+    threshold: Threshold = None,
     measure: Annotated[
         list[str] | None,
         typer.Option("--measure", "-m", help="A measure to show (repeat it); default: the headline figures."),
@@ -111,7 +128,8 @@ def compare_command(
     significance, goals judged, warm-up and steady state, measurement-quality warnings."""
     from jvmlab.cli import compare
 
-    compare.run(compare.CompareOptions(experiment, db, baseline, alpha, tuple(measure or ()), format, output))
+    measures = tuple(measure or ())
+    compare.run(compare.CompareOptions(experiment, db, baseline, alpha, measures, format, output, threshold))
 
 
 def gate_command(
@@ -133,19 +151,22 @@ def gate_command(
             "--measure", "-m", help="A measure checked for regressions (repeat it); default: headline."
         ),
     ] = None,
-    threshold: Annotated[
-        float, typer.Option("--threshold", help="A regression fails past this many % worse.")
-    ] = 5.0,
-    strict: Annotated[
-        bool, typer.Option("--strict", help="Fail on inconclusive goals and untestable regressions too.")
-    ] = False,
+    threshold: Threshold = None,
+    inconclusive: Annotated[
+        Inconclusive,
+        typer.Option(
+            "--inconclusive",
+            help="What a check the data cannot decide does: fail the gate (default) or pass it.",
+        ),
+    ] = Inconclusive.FAIL,
     junit: Annotated[Path | None, typer.Option("--junit", help="Write JUnit XML here.")] = None,
     markdown: Annotated[
         Path | None, typer.Option("--markdown", help="Write a Markdown summary here.")
     ] = None,
 ) -> None:
-    """Gate a pipeline on an experiment: exit 1 when a goal fails or a measure got significantly worse than
-    in the --against experiment by more than --threshold %, 0 when it passes, 2 for a usage error."""
+    """Gate a pipeline on an experiment: exit 1 when a goal fails, a measure got worse than in the --against
+    experiment (significantly, by more than --threshold %) or, unless --inconclusive pass, a check cannot be
+    decided; 0 when it passes; 2 for a usage error."""
     from jvmlab.cli import gate
 
     options = gate.GateOptions(
@@ -156,7 +177,7 @@ def gate_command(
         baseline,
         tuple(measure or ()),
         threshold,
-        strict,
+        inconclusive.value,
         junit,
         markdown,
     )
@@ -175,6 +196,7 @@ def report_command(
     format: Annotated[str, typer.Option("--format", help="html, json, csv or markdown.")] = "html",
     baseline: Baseline = None,
     alpha: Alpha = None,
+    threshold: Threshold = None,
     measure: Annotated[
         list[str] | None,
         typer.Option("--measure", "-m", help="A measure for the comparison tables (repeat it)."),
@@ -184,4 +206,5 @@ def report_command(
     environment, goals, comparison with CIs, charts, trials and their files), or JSON, CSV or Markdown."""
     from jvmlab.cli import report
 
-    report.run(report.ReportOptions(experiment, db, output, format, baseline, alpha, tuple(measure or ())))
+    measures = tuple(measure or ())
+    report.run(report.ReportOptions(experiment, db, output, format, baseline, alpha, measures, threshold))

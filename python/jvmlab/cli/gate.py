@@ -14,7 +14,7 @@ from rich.text import Text
 from jvmlab.cli.compare import load
 from jvmlab.cli.output import print_renderables, write_output
 from jvmlab.errors import UsageError
-from jvmlab.experiment.analysis.gate import GateResult, gate
+from jvmlab.experiment.analysis.gate import INCONCLUSIVE_FAILS, GateResult, gate
 from jvmlab.report.experiment.comparison_text import verdict_text
 from jvmlab.report.experiment.comparison_view import default_measures
 from jvmlab.report.experiment.gate_export import to_junit, to_markdown
@@ -28,8 +28,8 @@ class GateOptions:
     against_db: str | None = None
     baseline: str | None = None
     measures: tuple[str, ...] = ()
-    threshold_percent: float = 5.0
-    strict: bool = False
+    threshold_percent: float | None = None  # None: the spec's [compare] threshold_percent
+    inconclusive: str = INCONCLUSIVE_FAILS
     junit: Path | None = None
     markdown: Path | None = None
 
@@ -50,12 +50,13 @@ def _renderable(result: GateResult) -> RenderableType:
 
 
 def run(options: GateOptions) -> int:
-    if options.threshold_percent < 0:
+    if options.threshold_percent is not None and options.threshold_percent < 0:
         raise UsageError(f"--threshold {options.threshold_percent:g}: give a percentage >= 0, e.g. 5")
-    current = load(options.experiment, options.db, options.baseline, None)
+    current = load(options.experiment, options.db, options.baseline, None, options.threshold_percent)
     baseline = None
     if options.against is not None:
-        baseline = load(options.against, options.against_db or options.db, options.baseline, None)
+        against_db = options.against_db or options.db
+        baseline = load(options.against, against_db, options.baseline, None, options.threshold_percent)
     measures = list(options.measures) or default_measures(current)
     unknown = [m for m in measures if m not in current.measures]
     if unknown:
@@ -64,8 +65,8 @@ def run(options: GateOptions) -> int:
         current,
         baseline,
         measures=measures,
-        threshold_percent=options.threshold_percent,
-        strict=options.strict,
+        threshold_percent=current.threshold_percent,
+        inconclusive=options.inconclusive,
     )
     if options.junit:
         write_output(to_junit(result), options.junit)

@@ -104,11 +104,13 @@ def verify(options: DirectivesOptions, flags: list[str]) -> int:
     from jvmlab.cli.regress_run import make_folder
     from jvmlab.cli.run import RunOptions, execute
     from jvmlab.experiment.analysis.comparison import stored_comparison
+    from jvmlab.experiment.analysis.measures import guard_measures
     from jvmlab.experiment.execution import jdks
     from jvmlab.experiment.spec import load_spec
     from jvmlab.experiment.storage import Store
     from jvmlab.regress.analysis import measure_rows
     from jvmlab.regress.plan import DEFAULT_REPETITIONS
+    from jvmlab.stats import confidence_text, flag_verdict
 
     assert options.verify is not None
     spec = load_spec(options.verify)
@@ -144,23 +146,20 @@ def verify(options: DirectivesOptions, flags: list[str]) -> int:
         c = stored_comparison(store, str(experiment))
     finally:
         store.close()
-    rows = measure_rows(c, f"{jdk}/{name}", f"{jdk}/{with_name}", 0.0)
+    rows = measure_rows(c, f"{jdk}/{name}", f"{jdk}/{with_name}", c.threshold_percent)
     if not rows:
         raise UsageError(f"experiment {experiment}: no measure to judge the directives on")
     primary = rows[0]
-    better = c.measures[primary.measure].better(primary.change_percent or 0.0)
-    significant = primary.q_value is not None and primary.q_value < c.alpha
-    verdict = "confirmed" if significant and better else "harmful" if significant else "not confirmed"
-    ci = (
-        f", 95% CI [{primary.ci_low_percent:+.1f}%, {primary.ci_high_percent:+.1f}%]"
-        if primary.ci_low_percent is not None and primary.ci_high_percent is not None
-        else ""
-    )
+    guards = [r.outcome for r in rows[1:] if r.measure in guard_measures(c.metric)]
+    verdict = flag_verdict([primary.outcome], guards)
+    ci = ""
+    if primary.ci_low_percent is not None and primary.ci_high_percent is not None and primary.ci_level:
+        low, high = primary.ci_low_percent, primary.ci_high_percent
+        ci = f", {confidence_text(primary.ci_level)} CI [{low:+.1f}%, {high:+.1f}%]"
     p = "" if primary.q_value is None else f", p = {primary.q_value:.2g}"
     change = "—" if primary.change_percent is None else f"{primary.change_percent:+.1f}%"
+    more = f"; about {primary.to_decide} repetitions a side would decide it" if primary.to_decide else ""
     print_renderables(
-        [
-            f"directives verified (experiment {experiment}): {primary.label} {change}{ci}{p}: {verdict}",
-        ]
+        [f"directives verified (experiment {experiment}): {primary.label} {change}{ci}{p}: {verdict}{more}"]
     )
     return 0

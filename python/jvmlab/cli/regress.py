@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from jvmlab.cli.experiments import Inconclusive
+
 
 def regress_command(
     spec: Annotated[Path, typer.Argument(help="The experiment spec (.toml) whose workload is run.")],
@@ -39,8 +41,17 @@ def regress_command(
         ),
     ] = None,
     threshold: Annotated[
-        float, typer.Option("--threshold", min=0, help="A significant change worse than this % regresses.")
+        float,
+        typer.Option(
+            "--threshold", min=0, help="Worse beyond this % regresses; within +-it a measure is equivalent."
+        ),
     ] = 5.0,
+    inconclusive: Annotated[
+        Inconclusive,
+        typer.Option(
+            "--inconclusive", help="What a measure the trials cannot decide does: exit 1 (fail) or 0 (pass)."
+        ),
+    ] = Inconclusive.FAIL,
     verify: Annotated[
         bool, typer.Option("--verify", help="Run the top hint's flag as a third variant and judge it.")
     ] = False,
@@ -54,12 +65,25 @@ def regress_command(
     profiles and JFR event counts; say whether the new side is slower (each measure with a CI), where
     (frames whose share changed, a differential flame graph), what else differs (flags in force, JFR events)
     and which known JDK change fits, with the flag that tests it (--verify runs it). Exit 0: no significant
-    regression; 1: regressed (as `jvmlab gate`); 2: a usage error."""
+    regression (every measure better or equivalent); 1: regressed, or inconclusive unless --inconclusive
+    pass (as `jvmlab gate`); 2: a usage error."""
     from jvmlab.cli import regress_run
 
     code = regress_run.run(
         regress_run.RegressOptions(
-            spec, base, new, jdk, flags, repetitions, threshold, verify, output, db, runs
+            spec,
+            base,
+            new,
+            jdk,
+            flags,
+            repetitions,
+            threshold,
+            verify,
+            output,
+            db,
+            runs,
+            count=tuple(count or ()),
+            inconclusive=inconclusive.value,
         )
     )
     if code:

@@ -25,6 +25,7 @@ class RegressOptions:
     db: str | None
     runs: Path
     count: tuple[str, ...] = ()
+    inconclusive: str = "fail"  # what an inconclusive measure does to the exit code: "fail" or "pass"
 
 
 def _run_spec(plan_spec: object, db: str | None, runs: Path, why: str) -> int:
@@ -121,4 +122,4 @@ def run(options: RegressOptions) -> int:
     write(regress_page(r, refused, verification), html)
     write_file(doc, to_json(r, refused, verification), what="regress JSON")
     print_renderables([*regress_renderables(r, refused, verification, note), f"wrote {html} and {doc}"])
-    return r.exit_code
+    return r.exit_code(inconclusive_fails=options.inconclusive == "fail")

@@ -26,15 +26,18 @@ class ReportOptions:
     baseline: str | None = None
     alpha: float | None = None
     measures: tuple[str, ...] = ()
+    threshold_percent: float | None = None  # None: the spec's
 
 
 def run(options: ReportOptions) -> None:
     if options.format not in FORMATS:
         raise UsageError(f"--format {options.format}: use one of {', '.join(FORMATS)}")
+    if options.threshold_percent is not None and options.threshold_percent < 0:
+        raise UsageError(f"--threshold {options.threshold_percent:g}: give a percentage >= 0, e.g. 5")
     output = options.output or Path(DEFAULT_OUTPUT[options.format])
     check_writable(output, what="report")  # before the work: a wrong -o fails at once
     if options.format != "html":
-        c = load(options.experiment, options.db, options.baseline, options.alpha)
+        c = load(options.experiment, options.db, options.baseline, options.alpha, options.threshold_percent)
         text = {"json": lambda: to_json(c), "csv": lambda: to_csv(c)}.get(
             options.format, lambda: to_markdown(comparison_view(c, options.measures or None))
         )()
@@ -47,7 +50,13 @@ def run(options: ReportOptions) -> None:
 
         store = Store.open(options.db)
         try:
-            data = report_data(store, options.experiment, baseline=options.baseline, alpha=options.alpha)
+            data = report_data(
+                store,
+                options.experiment,
+                baseline=options.baseline,
+                alpha=options.alpha,
+                threshold_percent=options.threshold_percent,
+            )
             tuning = stored_result(store, data.experiment)
         finally:
             store.close()

@@ -160,7 +160,9 @@ def confirm(setup: Setup, kept: list[str], options: TuneOptions) -> int:
     from jvmlab.experiment.analysis.comparison import stored_comparison
     from jvmlab.experiment.analysis.gate import goal_checks
     from jvmlab.experiment.storage import Store
-    from jvmlab.tune.confirm import TUNED, confirmation_spec
+    from jvmlab.report.verdicts import OUTCOME_STYLE
+    from jvmlab.tune.confirm import TUNED, confirmation_spec, objective_verdicts
+    from jvmlab.tune.objectives import objectives_of
 
     spec = confirmation_spec(setup.spec, setup.jdk.name, kept)
     text = "# made by jvmlab tune\n" + json.dumps(spec.model_dump(mode="json"), indent=1)
@@ -171,8 +173,11 @@ def confirm(setup: Setup, kept: list[str], options: TuneOptions) -> int:
     compare(CompareOptions(str(experiment), options.db))
     store = Store.open(options.db)
     try:
-        checks = goal_checks(stored_comparison(store, str(experiment)))
+        comparison = stored_comparison(store, str(experiment))
     finally:
         store.close()
+    checks = goal_checks(comparison)
+    verdicts = objective_verdicts(comparison, objectives_of(setup.spec))
+    print_renderables([Text(f"confirmed: {line}", style=OUTCOME_STYLE.get(o, "")) for o, line in verdicts])
     failed = [c for c in checks if c.variant.endswith(f"/{TUNED}") and c.status == "fail"]
     return EXIT_NOT_FOUND if failed else 0

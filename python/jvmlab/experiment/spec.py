@@ -41,6 +41,7 @@ from pydantic import (
 from jvmlab.errors import JvmLabError, StoreError
 from jvmlab.load.driver import DEFAULT_TICK_S
 from jvmlab.load.mix import RequestModel
+from jvmlab.stats.defaults import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT
 
 PLACEHOLDERS = ("java", "jvm_opts", "workdir", "trial_id", "classes", "jdk_home", "spec_dir", "port")
 # In a load tool's command, besides the above.
@@ -312,10 +313,12 @@ class Telemetry(Strict):
 class Compare(Strict):
     """How `jvmlab compare`, the report and the gate compare variants: against which baseline (a variant
     "JDK/flag set", a flag set: each JDK's variants against its own, or a JDK: each flag set against that
-    JDK's; default the first variant), at which significance level (docs/methodology.md)."""
+    JDK's; default the first variant), at which significance level, and within which change (percent)
+    two variants are equivalent: a change is better or worse only beyond it (docs/methodology.md#verdicts)."""
 
     baseline: str | None = None
-    alpha: float = Field(default=0.01, gt=0, lt=0.5)
+    alpha: float = Field(default=DEFAULT_ALPHA, gt=0, lt=0.5)
+    threshold_percent: float = Field(default=DEFAULT_THRESHOLD_PERCENT, ge=0)
 
 
 class TuneObjective(Strict):

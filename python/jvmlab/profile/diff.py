@@ -4,8 +4,9 @@ repetitions is not read as a cause.
 
 Shares, not weights: each profile is normalised by its own total, so a longer or busier run does not look
 like a change. The CI, the test and the correction are jvmlab.stats's, as for every other verdict
-(`stats.mean_differences`: bootstrap CI, Welch's test, Benjamini-Hochberg across the frames compared, since
-with many frames one of them crosses a plain 95 % CI by chance; docs/methodology.md).
+(`stats.mean_differences`: Welch's test, Benjamini-Hochberg across the frames compared, since with many
+frames one of them crosses a plain 95 % CI by chance, and Welch's CI at the level those q-values keep;
+docs/methodology.md).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from jvmlab.profile.model import Profile, frame_kind, frame_name
-from jvmlab.stats import DEFAULT_ALPHA, DEFAULT_SEED, mean_differences
+from jvmlab.stats import DEFAULT_ALPHA, mean_differences
 
 # Frames below this share of the samples on both sides together are shown but not tested: thousands of
 # rare frames would otherwise inflate the q-values of the ones that matter (independent filtering).
@@ -31,8 +32,9 @@ class FrameChange:
     new_self: float
     base_total: float
     new_total: float
-    ci_low: float | None  # of new_total - base_total; None with fewer than 2 profiles a side
+    ci_low: float | None  # of new_total - base_total at `level`; None with fewer than 2 profiles a side
     ci_high: float | None
+    level: float
     q_value: float | None
     significant: bool
 
@@ -68,7 +70,7 @@ def _matrix(per_profile: list[dict[str, float]], names: list[str]) -> np.ndarray
 
 
 def frame_changes(
-    base: Sequence[Profile], new: Sequence[Profile], *, alpha: float = DEFAULT_ALPHA, seed: int = DEFAULT_SEED
+    base: Sequence[Profile], new: Sequence[Profile], *, alpha: float = DEFAULT_ALPHA
 ) -> list[FrameChange]:
     """Every frame of either side, largest change of total share first."""
     b = [shares(p) for p in base]
@@ -77,7 +79,7 @@ def frame_changes(
     kinds = {k: v for s in b + n for k, v in s[2].items()}
     bt, nt = _matrix([s[1] for s in b], names), _matrix([s[1] for s in n], names)
     bs, ns = _matrix([s[0] for s in b], names), _matrix([s[0] for s in n], names)
-    tested = mean_differences(bt.T, nt.T, alpha=alpha, seed=seed, min_mean=MIN_TESTED_SHARE)
+    tested = mean_differences(bt.T, nt.T, alpha=alpha, min_mean=MIN_TESTED_SHARE)
     rows = []
     for i, name in enumerate(names):
         d = tested[i]
@@ -91,6 +93,7 @@ def frame_changes(
                 new_total=float(nt[:, i].mean()),
                 ci_low=d.ci_low,
                 ci_high=d.ci_high,
+                level=d.level,
                 q_value=d.q_value,
                 significant=d.significant,
             )

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from jvmlab.experiment.analysis.comparison import Cell, Comparison, stored_comparison
-from jvmlab.experiment.analysis.gate import DEFAULT_THRESHOLD_PERCENT, judge_regression
+from jvmlab.experiment.analysis.gate import judge_regression
 from jvmlab.experiment.analysis.goals import FAIL, INCONCLUSIVE, NO_DATA
 from jvmlab.experiment.analysis.measures import headline_measures
 from jvmlab.experiment.analysis.results import CALLS, calls_of
@@ -21,7 +21,17 @@ from jvmlab.profile.diff import FrameChange, frame_changes
 from jvmlab.profile.model import Profile
 from jvmlab.regress.hints import EventDelta, HintMatch, match_hints
 from jvmlab.regress.plan import Side
-from jvmlab.stats import DEFAULT_SEED, Change, Estimate, compare_metrics, relative_change, tested_alone
+from jvmlab.stats import (
+    DEFAULT_THRESHOLD_PERCENT,
+    Change,
+    Estimate,
+    compare_metrics,
+    directed,
+    judge,
+    relative_change,
+    repetitions_to_decide,
+    tested_alone,
+)
 
 EXIT_NO_REGRESSION, EXIT_REGRESSED = 0, 1
 # Flags whose value differs from one start of the same JVM to the next (address-space layout randomisation
@@ -63,6 +73,9 @@ class MeasureRow:
     q_value: float | None
     worse: bool  # the change goes the measure's bad way (significant or not)
     significant: bool = False
+    outcome: str = INCONCLUSIVE  # better, worse, equivalent or inconclusive (stats.verdict)
+    ci_level: float | None = None  # the CI's confidence level
+    to_decide: int | None = None  # repetitions a side that would decide an inconclusive outcome
 
     @property
     def is_calls(self) -> bool:
@@ -83,6 +96,7 @@ class Regression:
     base: Side
     new: Side
     threshold_percent: float
+    alpha: float
     measures: tuple[MeasureRow, ...]
     frames: tuple[FrameChange, ...]  # every frame of either side, largest change of total share first
     profiles: tuple[int, int]  # profiles read per side
@@ -103,9 +117,10 @@ class Regression:
     def inconclusive(self) -> tuple[MeasureRow, ...]:
         return tuple(m for m in self.measures if m.status == INCONCLUSIVE)
 
-    @property
-    def exit_code(self) -> int:
-        return EXIT_REGRESSED if self.regressed else EXIT_NO_REGRESSION
+    def exit_code(self, inconclusive_fails: bool = True) -> int:
+        """1 when regressed, or when a measure is inconclusive and that fails (as `jvmlab gate`)."""
+        undecided = inconclusive_fails and any(not m.is_calls for m in self.inconclusive)
+        return EXIT_REGRESSED if self.regressed or undecided else EXIT_NO_REGRESSION
 
     @property
     def significant_frames(self) -> tuple[FrameChange, ...]:
@@ -115,7 +130,7 @@ class Regression:
 def primary_change(c: Comparison, base: Cell, new: Cell) -> Change:
     """The primary measure's change tested on its own: named before the run, it is one hypothesis, not
     one of many (its q-value is its p-value), as jvmlab.verify judges a targeted measure."""
-    return tested_alone(relative_change(base.values, new.values), c.alpha)
+    return tested_alone(relative_change(base.values, new.values, alpha=c.alpha), c.alpha)
 
 
 def measure_rows(
@@ -142,6 +157,7 @@ def measure_rows(
                 continue
             ch = primary_change(c, b, n) if name == primary else n.change
             status, message = judge_regression(c, name, ch, threshold, base)
+            verdict = judge(ch, threshold)
             rows.append(
                 MeasureRow(
                     name,
@@ -158,6 +174,9 @@ def measure_rows(
                     ch.q_value,
                     ch.percent is not None and m.better(ch.percent) is False,
                     bool(ch.significant),
+                    directed(verdict.outcome, m.higher_is_better),
+                    ch.level if ch.ci_low_percent is not None else None,
+                    repetitions_to_decide(verdict),
                 )
             )
     return rows
@@ -173,10 +192,10 @@ def flag_diff(environment: dict, base: str, new: str) -> list[FlagDiff]:
 
 
 def event_deltas(
-    base: Sequence[dict[str, int]], new: Sequence[dict[str, int]], alpha: float, *, seed: int = DEFAULT_SEED
+    base: Sequence[dict[str, int]], new: Sequence[dict[str, int]], alpha: float
 ) -> list[EventDelta]:
     """Per counted event type present on either side: mean count per trial and its change, judged as every
-    metric of jvmlab is (stats.compare_metrics: bootstrap CI, Welch's test, Benjamini-Hochberg across the
+    metric of jvmlab is (stats.compare_metrics: the log ratio's CI and test, Benjamini-Hochberg across the
     event types)."""
     calls = sorted({k for c in [*base, *new] for k in c if k.startswith(CALLS)})
     names = [e for e in [*COUNTED_EVENTS, *calls] if any(c.get(e) for c in [*base, *new])]
@@ -184,7 +203,7 @@ def event_deltas(
         return []
     b = {e: [float(c.get(e, 0)) for c in base] for e in names}
     n = {e: [float(c.get(e, 0)) for c in new] for e in names}
-    changes = compare_metrics(b, n, alpha=alpha, seed=seed)
+    changes = compare_metrics(b, n, alpha=alpha)
     out = [EventDelta(e, float(np.mean(b[e])), float(np.mean(n[e])), changes[e]) for e in names]
     return sorted(out, key=lambda d: (not d.changed, -abs(d.change.percent or 0.0)))
 
@@ -263,6 +282,7 @@ def analyse(
         base=base,
         new=new,
         threshold_percent=threshold_percent,
+        alpha=c.alpha,
         measures=tuple(rows),
         frames=tuple(frames),
         profiles=(len(bp), len(np_)),

@@ -1,16 +1,18 @@
 """`jvmlab regress --verify`: the top hint's flag run as a third variant (the new side with the flag) against
-the new side as it is, both again and interleaved. The hint is confirmed when the measures that regressed
-get significantly better with the flag, harmful when one gets significantly worse."""
+the new side as it is, both again and interleaved. The flag's verdict is stats.flag_verdict's: confirmed
+when every measure that regressed gets better with it (significant, beyond the threshold), harmful when one
+of them or a guard measure (throughput, P99, GC overhead, the workload's metric) gets worse, no effect when
+they are equivalent, else inconclusive."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jvmlab.experiment.analysis.comparison import Comparison, stored_comparison
+from jvmlab.experiment.analysis.comparison import stored_comparison
+from jvmlab.experiment.analysis.measures import guard_measures
 from jvmlab.experiment.storage import Store
 from jvmlab.regress.analysis import MeasureRow, Regression, measure_rows
-
-CONFIRMED, NOT_CONFIRMED, HARMFUL = "confirmed", "not confirmed", "harmful"
+from jvmlab.stats import CONFIRMED, HARMFUL, NO_EFFECT, WORSE, flag_verdict
 
 
 @dataclass(frozen=True)
@@ -24,15 +26,17 @@ class Verification:
     # Per regressed measure: the base's mean, the new side's and the new side's with the flag (this run).
     recovered: tuple[tuple[str, float | None, float | None, float | None], ...]
 
-    harmed: tuple[str, ...] = ()  # measures significantly worse with the flag
+    harmed: tuple[str, ...] = ()  # measures worse with the flag
 
     @property
     def reason(self) -> str:
         if self.verdict == CONFIRMED:
-            return "the measures that regressed are significantly better with the flag"
+            return "the measures that regressed are better with the flag (significant, beyond the threshold)"
         if self.verdict == HARMFUL:
-            return "significantly worse with the flag: " + ", ".join(self.harmed)
-        return "no significant improvement of the measures that regressed"
+            return "worse with the flag: " + ", ".join(self.harmed)
+        if self.verdict == NO_EFFECT:
+            return "the measures that regressed are equivalent with and without the flag"
+        return "the trials cannot tell yet whether the flag helps: more repetitions decide it"
 
 
 def judge(regression: Regression, store: Store, experiment_id: int, hint: str, flag: str) -> Verification:
@@ -44,14 +48,9 @@ def judge(regression: Regression, store: Store, experiment_id: int, hint: str, f
         (m.measure, m.level) for m in regression.measures[:1]
     }
     targets = [r for r in rows if (r.measure, r.level) in regressed]
-    improved = [r for r in targets if _significant(c, r) and _improves(c, r)]
-    harmed = [r for r in rows if _significant(c, r) and not _improves(c, r)]
-    if harmed and not improved:
-        verdict = HARMFUL
-    elif targets and len(improved) == len(targets):
-        verdict = CONFIRMED
-    else:
-        verdict = NOT_CONFIRMED
+    guards = [r for r in rows if r.measure in guard_measures(c.metric) and r not in targets]
+    harmed = [r for r in [*targets, *guards] if r.outcome == WORSE]
+    verdict = flag_verdict([r.outcome for r in targets], [r.outcome for r in guards])
     base_means = {(m.measure, m.level): m.base.mean for m in regression.measures}
     recovered = tuple(
         (
@@ -64,11 +63,3 @@ def judge(regression: Regression, store: Store, experiment_id: int, hint: str, f
     )
     harmed_labels = tuple(r.label for r in harmed)
     return Verification(hint, flag, experiment_id, with_flag, tuple(rows), verdict, recovered, harmed_labels)
-
-
-def _significant(c: Comparison, row: MeasureRow) -> bool:
-    return row.q_value is not None and row.q_value < c.alpha
-
-
-def _improves(c: Comparison, row: MeasureRow) -> bool:
-    return row.change_percent is not None and c.measures[row.measure].better(row.change_percent) is True

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from jvmlab.profile.diff import FrameChange
+from jvmlab.stats import DEFAULT_ALPHA, confidence_text
 
 
 def pp(x: float) -> str:
@@ -17,11 +18,12 @@ def pp(x: float) -> str:
 
 
 def diff_renderable(
-    changes: Sequence[FrameChange], n_base: int, n_new: int, *, limit: int = 20
+    changes: Sequence[FrameChange], n_base: int, n_new: int, *, limit: int = 20, alpha: float = DEFAULT_ALPHA
 ) -> RenderableType:
     table = Table(box=box.SIMPLE_HEAD, title="what changed: share of all samples, new against base",
                   title_justify="left")  # fmt: skip
-    for name in ("total base %", "total new %", "change (pp)", "95% CI (pp)", "self change (pp)"):
+    level = f"{confidence_text(changes[0].level)} " if changes else ""
+    for name in ("total base %", "total new %", "change (pp)", f"{level}CI (pp)", "self change (pp)"):
         table.add_column(name, justify="right")
     table.add_column("frame", overflow="fold")
     for c in changes[:limit]:
@@ -37,6 +39,6 @@ def diff_renderable(
         sig = sum(1 for c in changes if c.significant)
         note = (
             f"{n_base} vs {n_new} profiles; {sig} frames changed significantly "
-            "(Welch's test, BH q < 0.01, CI excluding 0)"
+            f"(Welch's test, Benjamini-Hochberg q < {alpha:g}, the CI at the level the q-values keep)"
         )
     return Group(table, Text(note, style="dim"))

@@ -6,12 +6,19 @@ from jvmlab.stats.change import (
     Difference,
     benjamini_hochberg,
     compare_metrics,
-    is_significant,
+    confidence_text,
+    false_coverage_level,
     mean_differences,
     relative_change,
     tested_alone,
 )
-from jvmlab.stats.defaults import CONFIDENCE, DEFAULT_ALPHA, DEFAULT_SEED, N_RESAMPLES
+from jvmlab.stats.defaults import (
+    CONFIDENCE,
+    DEFAULT_ALPHA,
+    DEFAULT_SEED,
+    DEFAULT_THRESHOLD_PERCENT,
+    N_RESAMPLES,
+)
 from jvmlab.stats.estimate import Estimate, coefficient_of_variation_percent, estimate
 from jvmlab.stats.quality import Observation, QualityWarning, quality_warnings
 from jvmlab.stats.steady import (
@@ -25,8 +32,43 @@ from jvmlab.stats.steady import (
     consistency,
     steady_state,
 )
+from jvmlab.stats.verdict import (
+    BETTER,
+    CONFIRMED,
+    DECREASED,
+    EQUIVALENT,
+    HARMFUL,
+    INCONCLUSIVE,
+    INCREASED,
+    NO_EFFECT,
+    WORSE,
+    Verdict,
+    directed,
+    flag_verdict,
+    judge,
+    noise_percent,
+    repetitions_to_decide,
+)
 
 __all__ = [
+    "BETTER",
+    "CONFIRMED",
+    "DECREASED",
+    "DEFAULT_THRESHOLD_PERCENT",
+    "EQUIVALENT",
+    "HARMFUL",
+    "INCONCLUSIVE",
+    "INCREASED",
+    "NO_EFFECT",
+    "WORSE",
+    "Verdict",
+    "confidence_text",
+    "directed",
+    "false_coverage_level",
+    "flag_verdict",
+    "judge",
+    "noise_percent",
+    "repetitions_to_decide",
     "CLASSIFICATIONS",
     "CONFIDENCE",
     "DEFAULT_ALPHA",
@@ -48,7 +90,6 @@ __all__ = [
     "compare_metrics",
     "consistency",
     "estimate",
-    "is_significant",
     "mean_differences",
     "quality_warnings",
     "relative_change",

@@ -12,3 +12,6 @@ DEFAULT_ALPHA = 0.01
 # Seed policy: every bootstrap draws from numpy.random.default_rng(seed), a fresh generator per CI, with
 # seed 0 unless the caller passes one, so that the same values give the same CI on every path.
 DEFAULT_SEED = 0
+# A change smaller than this (percent) is one nobody acts on: within +-it, two variants are equivalent; a
+# change is called better or worse only beyond it (docs/methodology.md#verdicts). `--threshold` sets it.
+DEFAULT_THRESHOLD_PERCENT = 5.0

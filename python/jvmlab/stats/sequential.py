@@ -17,7 +17,8 @@ from functools import cached_property
 import scipy.stats
 
 from jvmlab.errors import UsageError
-from jvmlab.stats.verdict import Verdict, judge, ratio_change, spent_alpha
+from jvmlab.stats.change import relative_change
+from jvmlab.stats.verdict import Verdict, judge, spent_alpha
 
 
 @dataclass(frozen=True)
@@ -48,11 +49,11 @@ class SequentialPlan:
     def look(self, baseline: Sequence[float | None], variant: Sequence[float | None]) -> Verdict:
         """The verdict at this look: its CI at 1 - the look's share of alpha."""
         n = min(len(baseline), len(variant))
-        return judge(ratio_change(baseline, variant, level=1.0 - self.level_at(n)), self.threshold_percent)
+        return judge(relative_change(baseline, variant, alpha=self.level_at(n)), self.threshold_percent)
 
     def detectable_percent(self, noise_percent: float) -> float:
         """The change (percent) that the last look detects with 90 % power at this coefficient of variation
-        of single runs: z_(1 - a/2) + z_0.9 standard errors of log ratio at max_repetitions a side."""
+        of single runs: z_(1 - a/2) + z_0.9 standard errors of the change at max_repetitions a side."""
         se = math.sqrt(2.0 / self.max_repetitions) * noise_percent / 100.0
         z = scipy.stats.norm.ppf(1.0 - self.level_at(self.max_repetitions) / 2.0) + scipy.stats.norm.ppf(0.9)
         return math.expm1(z * se) * 100.0

@@ -1,11 +1,8 @@
 """The verdict on a change: one statistic, three outcomes.
 
-The change of a measure from a baseline to a variant is the ratio of their means. Its estimate, its CI and
-its p-value come from one model, so that they never disagree: the log of the ratio of the means, whose
-standard error is the delta method's (each side's log mean has variance s^2 / (n mean^2)) with Welch-
-Satterthwaite degrees of freedom. The CI at level 1 - alpha excludes 0 % exactly when p < alpha.
-
-Against a threshold T (percent), the outcome is one of three:
+The change of a measure from a baseline to a variant is the ratio of their means, with its CI and p-value
+from one model (stats.change): they never disagree. Against a threshold T (percent), the outcome is one of
+three:
 - changed (`increased` or `decreased`): the CI excludes 0 % and the estimate is beyond T;
 - `equivalent`: the whole CI lies within +-T (two one-sided tests, Schuirmann 1987, read from the same CI:
   conservative, as that CI is the 1 - alpha one rather than 1 - 2 alpha);
@@ -24,29 +21,15 @@ import numpy as np
 import scipy.stats
 
 from jvmlab.stats._sample import clean
+from jvmlab.stats.change import Change, relative_change
 
 INCREASED, DECREASED, EQUIVALENT, INCONCLUSIVE = "increased", "decreased", "equivalent", "inconclusive"
 OUTCOMES = (INCREASED, DECREASED, EQUIVALENT, INCONCLUSIVE)
 
 
 @dataclass(frozen=True)
-class RatioChange:
-    """The change of the mean from baseline to variant, in percent, with its CI and p from one model."""
-
-    percent: float | None  # (mean_variant / mean_baseline - 1) x 100
-    ci_low_percent: float | None  # at `level`; None with fewer than 2 values a side or a non-positive mean
-    ci_high_percent: float | None
-    p_value: float | None  # two-sided, of "no change"; < 1 - level exactly when the CI excludes 0 %
-    level: float  # the CI's confidence level
-    df: float | None  # Welch-Satterthwaite degrees of freedom
-    log_se: float | None  # standard error of log(ratio): the noise that decides how fast a verdict comes
-    n_baseline: int = 0  # values used on each side
-    n_variant: int = 0
-
-
-@dataclass(frozen=True)
 class Verdict:
-    change: RatioChange
+    change: Change
     threshold_percent: float
     outcome: str  # one of OUTCOMES
 
@@ -55,40 +38,7 @@ class Verdict:
         return self.outcome != INCONCLUSIVE
 
 
-def ratio_change(
-    baseline: Sequence[float | None], variant: Sequence[float | None], *, level: float
-) -> RatioChange:
-    """The change of `variant`'s mean against `baseline`'s (None and NaN dropped), its CI at `level` and
-    its p-value, from the log of the ratio of the means."""
-    b, v = clean(baseline), clean(variant)
-    sizes = {"n_baseline": int(b.size), "n_variant": int(v.size)}
-    if b.size == 0 or v.size == 0:
-        return RatioChange(None, None, None, None, level, None, None, **sizes)
-    mb, mv = float(b.mean()), float(v.mean())
-    percent = None if mb == 0 else (mv / mb - 1.0) * 100.0
-    if b.size < 2 or v.size < 2 or mb <= 0 or mv <= 0:
-        return RatioChange(percent, None, None, None, level, None, None, **sizes)
-    # Var(log mean) by the delta method: Var(mean) / mean^2 = s^2 / (n mean^2).
-    vb, vv = float(b.var(ddof=1)) / (b.size * mb * mb), float(v.var(ddof=1)) / (v.size * mv * mv)
-    se2 = vb + vv
-    log_ratio = math.log(mv / mb)
-    if se2 == 0.0:  # both sides constant: the change is exact
-        p = 1.0 if log_ratio == 0.0 else 0.0
-        return RatioChange(percent, percent, percent, p, level, math.inf, 0.0, **sizes)
-    df = se2 * se2 / (vb * vb / (b.size - 1) + vv * vv / (v.size - 1))
-    se = math.sqrt(se2)
-    t = float(scipy.stats.t.ppf(0.5 + level / 2.0, df))
-    p = float(2.0 * scipy.stats.t.sf(abs(log_ratio) / se, df))
-    low, high = _percent_of_log(log_ratio - t * se), _percent_of_log(log_ratio + t * se)
-    return RatioChange(percent, low, high, p, level, df, se, **sizes)
-
-
-def _percent_of_log(x: float) -> float:
-    # exp(x) - 1 in percent; an interval wide enough to overflow (a tiny level on few values) is unbounded
-    return math.expm1(x) * 100.0 if x < 700.0 else math.inf
-
-
-def judge(change: RatioChange, threshold_percent: float) -> Verdict:
+def judge(change: Change, threshold_percent: float) -> Verdict:
     """The outcome of `change` against +-`threshold_percent`, read from its CI alone."""
     low, high, percent = change.ci_low_percent, change.ci_high_percent, change.percent
     outcome = INCONCLUSIVE
@@ -109,28 +59,28 @@ def verdict(
     threshold_percent: float,
     alpha: float,
 ) -> Verdict:
-    """judge(ratio_change(...)) with the CI at 1 - alpha."""
-    return judge(ratio_change(baseline, variant, level=1.0 - alpha), threshold_percent)
+    """judge(relative_change(...)): one measure on its own, its CI at 1 - alpha."""
+    return judge(relative_change(baseline, variant, alpha=alpha), threshold_percent)
 
 
-def repetitions_to_decide(v: Verdict, alpha: float) -> int | None:
-    """About how many values a side would decide an inconclusive verdict at this noise (the standard error
-    shrinking as 1 / sqrt(n)): to tell the estimate from 0 % when it lies beyond the threshold, else to
-    fit the CI within +-T. None when there is nothing to extrapolate from (fewer than 2 values a side, or
-    an estimate on the threshold itself)."""
+def repetitions_to_decide(v: Verdict) -> int | None:
+    """About how many values a side would decide an inconclusive verdict at this noise and the CI's level
+    (the standard error shrinking as 1 / sqrt(n)): to tell the estimate from 0 % when it lies beyond the
+    threshold, else to fit the CI within +-T. 0 when decided; None when there is nothing to extrapolate
+    from (fewer than 2 values a side, or an estimate on the threshold itself)."""
     c = v.change
-    if c.log_se is None or c.percent is None or c.df is None:
+    se = c.relative_se
+    if se is None or c.percent is None:
         return None
     if v.decided:
         return 0
-    n_now = min(c.n_baseline, c.n_variant)
-    z = float(scipy.stats.norm.ppf(1.0 - alpha / 2.0))
-    est = abs(math.log1p(c.percent / 100.0))
-    bound = math.log1p(v.threshold_percent / 100.0)
+    est, bound = abs(c.percent) / 100.0, v.threshold_percent / 100.0
     gap = est if abs(c.percent) > v.threshold_percent else bound - est
     if gap <= 0:
         return None
-    return max(n_now + 1, math.ceil(n_now * (z * c.log_se / gap) ** 2))
+    n_now = min(c.n_baseline, c.n_variant)
+    z = float(scipy.stats.norm.ppf(0.5 + c.level / 2.0))
+    return max(n_now + 1, math.ceil(n_now * (z * se / gap) ** 2))
 
 
 def spent_alpha(alpha: float, information: Sequence[float]) -> list[float]:
@@ -154,3 +104,31 @@ def noise_percent(values: Sequence[float | None]) -> float | None:
     if x.size < 2 or float(x.mean()) == 0.0:
         return None
     return float(np.std(x, ddof=1) / abs(x.mean()) * 100.0)
+
+
+BETTER, WORSE = "better", "worse"
+
+
+def directed(outcome: str, higher_is_better: bool | None) -> str:
+    """The outcome in the measure's terms: an increase or decrease as `better` or `worse` when the measure
+    has a better direction; equivalent and inconclusive as they are."""
+    if higher_is_better is None or outcome not in (INCREASED, DECREASED):
+        return outcome
+    return BETTER if (outcome == INCREASED) == higher_is_better else WORSE
+
+
+CONFIRMED, HARMFUL, NO_EFFECT = "confirmed", "harmful", "no effect"
+FLAG_VERDICTS = (CONFIRMED, HARMFUL, NO_EFFECT, INCONCLUSIVE)
+
+
+def flag_verdict(targets: Sequence[str], guards: Sequence[str] = ()) -> str:
+    """What a tried flag did, from the directed outcomes of the measures it aims at (`targets`) and of the
+    measures it must not hurt (`guards`): harmful when any of them got worse, confirmed when every target
+    got better, no effect when every target is equivalent, else inconclusive (more repetitions decide)."""
+    if WORSE in targets or WORSE in guards:
+        return HARMFUL
+    if targets and all(t == BETTER for t in targets):
+        return CONFIRMED
+    if targets and all(t == EQUIVALENT for t in targets):
+        return NO_EFFECT
+    return INCONCLUSIVE

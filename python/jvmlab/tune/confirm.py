@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from jvmlab.experiment.analysis.comparison import Comparison
 from jvmlab.experiment.spec import ExperimentSpec
+from jvmlab.stats import directed, repetitions_to_decide
+from jvmlab.tune.objectives import Objective
 
 DEFAULTS, TUNED, CURRENT = "defaults", "tuned", "current"
 
@@ -29,3 +32,24 @@ def confirmation_spec(source: ExperimentSpec, jdk: str, tuned: Sequence[str]) ->
     data["tune"] = None
     spec = ExperimentSpec.model_validate(data)
     return spec.model_copy(update={"spec_dir": source.spec_dir})
+
+
+def objective_verdicts(c: Comparison, objectives: Sequence[Objective]) -> list[tuple[str, str]]:
+    """Per objective, the tuned configuration against the defaults in the confirmation experiment: its
+    verdict (better, worse, equivalent or inconclusive, docs/methodology.md#verdicts) and a line saying
+    it with the change, its CI and, when inconclusive, the repetitions that would decide it."""
+    out = []
+    for o in objectives:
+        block = next((b for b in c.blocks if b.level == o.level), None)
+        cells = block.cells.get(o.measure.name, {}) if block is not None else {}
+        cell = next((cell for v, cell in cells.items() if v.endswith(f"/{TUNED}")), None)
+        if cell is None or cell.verdict is None or cell.change is None or cell.change.percent is None:
+            out.append(("no data", f"{o.text}: not measured in the confirmation"))
+            continue
+        outcome = directed(cell.verdict.outcome, o.maximize)
+        ci = f" ({cell.change.ci_text()})" if cell.change.ci_text() else ""
+        more = repetitions_to_decide(cell.verdict)
+        decide = f": about {more} repetitions a side would decide it" if more else ""
+        line = f"{o.text}: {cell.change.percent:+.1f}% against the defaults{ci}: {outcome}"
+        out.append((outcome, line + (decide if outcome == "inconclusive" else "")))
+    return out

@@ -1,30 +1,42 @@
-"""What the follow-up experiment says of each recommendation, against the current flags:
+"""What the follow-up experiment says of each recommendation, against the current flags, in the three
+outcomes of every verdict of jvmlab (docs/methodology.md#verdicts) read as a flag's:
 
-- confirmed: the targeted measure moved the expected way, significantly (p < alpha, the CI of the change
-  excludes 0: the recommendation names its measure before the run, so it is one hypothesis and its p-value
-  is not adjusted), and no guard measure got significantly worse;
-- harmful: the targeted measure moved the wrong way significantly, or a guard measure got significantly
-  worse (the workload's own metric, throughput, P99 latency, GC overhead);
-- not confirmed: neither (the data cannot tell at this many repetitions).
+- confirmed: the targeted measure got better (significant, p < alpha: the recommendation names its measure
+  before the run, so it is one hypothesis and its p-value is not adjusted; and beyond the threshold), and
+  no guard measure got worse;
+- harmful: the targeted measure got worse, or a guard measure did (the workload's own metric, throughput,
+  P99 latency, GC overhead);
+- no effect: the targeted measure is equivalent (its whole CI within +-threshold);
+- inconclusive: none of these at this many repetitions; more decide it.
 
 Measures of the whole run (GC counts, pauses, overhead) compare each trial's figures; latency and
-throughput compare each load level's. Side effects and guards: every other measure that changed
-significantly, q < alpha after Benjamini-Hochberg across the measures compared together.
+throughput compare each load level's. Side effects and guards: every other measure judged with the
+Benjamini-Hochberg correction across the measures compared together.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
 from jvmlab.experiment.analysis.comparison import Comparison
+from jvmlab.experiment.analysis.measures import guard_measures
 from jvmlab.experiment.storage import TrialRow
-from jvmlab.stats import Change, compare_metrics, is_significant
+from jvmlab.stats import (
+    BETTER,
+    DEFAULT_THRESHOLD_PERCENT,
+    INCONCLUSIVE,
+    WORSE,
+    Change,
+    compare_metrics,
+    directed,
+    flag_verdict,
+    judge,
+    tested_alone,
+)
 from jvmlab.verify.plan import CURRENT, Candidate
-
-CONFIRMED, NOT_CONFIRMED, HARMFUL = "confirmed", "not confirmed", "harmful"
-GUARDS = ("throughput_rps", "p99_ms", "gc_overhead_percent")
 
 
 class MeasuredChange(BaseModel):
@@ -39,6 +51,8 @@ class MeasuredChange(BaseModel):
     q_value: float | None
     significant: bool
     better: bool | None
+    outcome: str | None = None  # better, worse, equivalent, inconclusive (absent in older stored verdicts)
+    ci_level: float | None = None  # the CI's confidence level
 
     def describe(self) -> str:
         where = f" at {self.level}" if self.level else ""
@@ -49,7 +63,7 @@ class MeasuredChange(BaseModel):
             if self.ci_low_percent is not None and self.ci_high_percent is not None
             else ""
         )
-        word = {True: "better", False: "worse", None: ""}[self.better]
+        word = self.outcome or {True: "better", False: "worse", None: ""}[self.better]
         return f"{self.measure}{where} {self.percent:+.1f}%{ci} {word}".rstrip()
 
 
@@ -82,52 +96,67 @@ def trial_changes(
     return compare_metrics(values(ok[base]), values(ok[variant]), alpha=comparison.alpha)
 
 
-def measured(comparison: Comparison, name: str, level: str | None, change: Change) -> MeasuredChange:
+def measured(
+    comparison: Comparison,
+    name: str,
+    level: str | None,
+    change: Change,
+    threshold_percent: float = DEFAULT_THRESHOLD_PERCENT,
+) -> MeasuredChange:
     m = comparison.measures.get(name)
-    better = m.better(change.percent) if m is not None and change.percent is not None else None
+    higher = m.higher_is_better if m is not None else None
+    outcome = directed(judge(change, threshold_percent).outcome, higher)
     return MeasuredChange(
         measure=name,
         level=level,
         percent=change.percent,
-        ci_low_percent=change.ci_low_percent,
-        ci_high_percent=change.ci_high_percent,
+        ci_low_percent=_bounded(change.ci_low_percent),  # stored as JSON: an unbounded end is none
+        ci_high_percent=_bounded(change.ci_high_percent),
         p_value=change.p_value,
         q_value=change.q_value,
         significant=bool(change.significant),
-        better=better if change.significant else None,
+        better={BETTER: True, WORSE: False}.get(outcome),
+        outcome=outcome,
+        ci_level=change.level,
     )
 
 
-def as_target(c: MeasuredChange, comparison: Comparison, alpha: float) -> MeasuredChange:
-    """The targeted measure judged on its own p-value (one hypothesis named before the run), its CI
-    excluding 0."""
-    ci = (c.ci_low_percent, c.ci_high_percent)
-    significant = c.p_value is not None and is_significant(c.p_value, ci, 0.0, alpha)
-    m = comparison.measures.get(c.measure)
-    better = m.better(c.percent) if m is not None and c.percent is not None and significant else None
-    return c.model_copy(update={"significant": significant, "better": better})
+def _bounded(x: float | None) -> float | None:
+    return x if x is not None and math.isfinite(x) else None
 
 
 def all_changes(
-    comparison: Comparison, ok: Mapping[str, Sequence[TrialRow]], base: str, variant: str
+    comparison: Comparison,
+    ok: Mapping[str, Sequence[TrialRow]],
+    base: str,
+    variant: str,
+    target: str | None = None,
+    threshold_percent: float = DEFAULT_THRESHOLD_PERCENT,
 ) -> list[MeasuredChange]:
-    out = [measured(comparison, n, None, c) for n, c in trial_changes(comparison, ok, base, variant).items()]
+    """Every measure of `variant` against `base`; `target`, the measure a recommendation names before the
+    run, tested on its own (its p-value unadjusted, its CI at 1 - alpha)."""
+
+    def one(name: str, level: str | None, change: Change) -> MeasuredChange:
+        if name == target:
+            change = tested_alone(change, comparison.alpha)
+        return measured(comparison, name, level, change, threshold_percent)
+
+    out = [one(n, None, c) for n, c in trial_changes(comparison, ok, base, variant).items()]
     for block in comparison.blocks:
         if block.level is None:
             continue
         for name, by_variant in block.cells.items():
             cell = by_variant.get(variant)
             if cell is not None and cell.change is not None:
-                out.append(measured(comparison, name, block.level, cell.change))
+                out.append(one(name, block.level, cell.change))
     return out
 
 
-def judge(cand: Candidate, target: Sequence[MeasuredChange], guards: Sequence[MeasuredChange]) -> str:
-    expected_better = [c for c in target if c.significant and c.better is True]
-    worse = [c for c in target if c.significant and c.better is False]
-    if worse or any(g.significant and g.better is False for g in guards):
-        return HARMFUL
-    return CONFIRMED if expected_better else NOT_CONFIRMED
+def judge_candidate(target: Sequence[MeasuredChange], guards: Sequence[MeasuredChange]) -> str:
+    """The flag verdict (stats.flag_verdict) from the targeted measure's outcomes and the guards'."""
+    return flag_verdict(
+        [c.outcome or INCONCLUSIVE for c in target], [g.outcome or INCONCLUSIVE for g in guards]
+    )
 
 
 def result(
@@ -142,7 +171,7 @@ def result(
         direction=cand.direction,
         verdict=verdict,
         target=[c for c in changes if c.measure == cand.measure],
-        side_effects=[c for c in changes if c.measure != cand.measure and c.significant],
+        side_effects=[c for c in changes if c.measure != cand.measure and c.outcome in (BETTER, WORSE)],
         trials=trials,
     )
 
@@ -157,19 +186,17 @@ def verification_results(
     for t in trials:
         if t.state == OK:
             ok.setdefault(t.flag_set, []).append(t)
-    guards_named = set(GUARDS) | ({comparison.metric} if comparison.metric else set())
+    guards_named = guard_measures(comparison.metric)
     results = []
     for cand in cands:
         mine = ok.get(cand.flag_set, [])
         if not mine or CURRENT not in ok:
-            results.append(result(cand, NOT_CONFIRMED, [], len(mine)))
+            results.append(result(cand, INCONCLUSIVE, [], len(mine)))
             continue
         base, variant = ok[CURRENT][0].variant, mine[0].variant
-        changes = all_changes(comparison, {base: ok[CURRENT], variant: mine}, base, variant)
-        changes = [
-            as_target(c, comparison, comparison.alpha) if c.measure == cand.measure else c for c in changes
-        ]
+        sides = {base: ok[CURRENT], variant: mine}
+        changes = all_changes(comparison, sides, base, variant, cand.measure, comparison.threshold_percent)
         target = [c for c in changes if c.measure == cand.measure]
         guards = [c for c in changes if c.measure in guards_named and c.measure != cand.measure]
-        results.append(result(cand, judge(cand, target, guards), changes, len(mine)))
+        results.append(result(cand, judge_candidate(target, guards), changes, len(mine)))
     return results

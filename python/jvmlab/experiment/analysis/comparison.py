@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jvmlab.errors import JvmLabError
-from jvmlab.experiment.analysis.goals import Verdict, goals_for, judge_variant
+from jvmlab.experiment.analysis.goals import GoalVerdict, goals_for, judge_variant
 from jvmlab.experiment.analysis.measures import STEADY, Measure, measures
 from jvmlab.experiment.analysis.results import since_ready
 from jvmlab.experiment.spec import ExperimentSpec, stored_spec
@@ -23,9 +23,11 @@ from jvmlab.stats import (
     Observation,
     QualityWarning,
     SteadyState,
+    Verdict,
     compare_metrics,
     consistency,
     estimate,
+    judge,
     quality_warnings,
     steady_state,
 )
@@ -36,11 +38,12 @@ Values = dict[str, list[float | None]]  # measure -> one value per successful tr
 @dataclass(frozen=True)
 class Cell:
     """One measure of one variant: its estimate over the repetitions, and its change against the variant's
-    baseline (None for the baseline itself, or without one)."""
+    baseline with its verdict against the threshold (None for the baseline itself, or without one)."""
 
     estimate: Estimate
     change: Change | None
     values: tuple[float | None, ...]
+    verdict: Verdict | None = None
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,7 @@ class Block:
     level: str | None
     rate: float | None
     cells: dict[str, dict[str, Cell]]  # measure -> variant -> cell
-    verdicts: list[Verdict]
+    verdicts: list[GoalVerdict]
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ class Comparison:
     name: str
     status: str
     alpha: float
+    threshold_percent: float  # within +-it a change is equivalent; beyond it, better or worse
     metric: str | None  # the workload's own metric, by name
     measures: dict[str, Measure]
     variants: list[VariantInfo]
@@ -139,7 +143,7 @@ def _block(
     baselines: Mapping[str, str | None],
     spec: ExperimentSpec,
 ) -> Block:
-    alpha = spec.compare.alpha
+    alpha, threshold = spec.compare.alpha, spec.compare.threshold_percent
     cells: dict[str, dict[str, Cell]] = {}
     changes: dict[str, dict[str, Change]] = {}
     for variant, own in values.items():
@@ -149,7 +153,8 @@ def _block(
     for variant, own in values.items():
         for measure, vs in own.items():
             change = changes.get(variant, {}).get(measure)
-            cells.setdefault(measure, {})[variant] = Cell(estimate(vs), change, tuple(vs))
+            judged = None if change is None else judge(change, threshold)
+            cells.setdefault(measure, {})[variant] = Cell(estimate(vs), change, tuple(vs), judged)
     name = level[0] if level else None
     verdicts = []
     for goal in goals_for(spec.goals, name):
@@ -170,14 +175,16 @@ def compare_experiment(
     *,
     baseline: str | None = None,
     alpha: float | None = None,
+    threshold_percent: float | None = None,
 ) -> Comparison:
     """The comparison of an experiment from its stored rows (`levels`: trial id -> its levels;
-    `metric_series`: trial id -> the workload metric's points)."""
+    `metric_series`: trial id -> the workload metric's points); `baseline`, `alpha` and
+    `threshold_percent` override the spec's [compare]."""
     spec = stored_spec(exp.spec, experiment=f"{exp.name} (#{exp.id})")
-    if alpha is not None:
-        spec = spec.model_copy(update={"compare": spec.compare.model_copy(update={"alpha": alpha})})
-    if baseline is not None:
-        spec = spec.model_copy(update={"compare": spec.compare.model_copy(update={"baseline": baseline})})
+    given = {"baseline": baseline, "alpha": alpha, "threshold_percent": threshold_percent}
+    update = {k: v for k, v in given.items() if v is not None}
+    if update:
+        spec = spec.model_copy(update={"compare": spec.compare.model_copy(update=update)})
     metric = spec.workload.metric
     table = measures(metric, spec.telemetry.count)
     ordered = sorted(trials, key=lambda t: (t.jdk, t.flag_set, t.position))
@@ -205,7 +212,18 @@ def compare_experiment(
         blocks.append(_block((lv.label, lv.rate), values, baselines, spec))
     warnings = _warnings(spec, ordered, levels)
     name = metric.name if metric else None
-    return Comparison(exp.id, exp.name, exp.status, spec.compare.alpha, name, table, infos, blocks, warnings)
+    return Comparison(
+        exp.id,
+        exp.name,
+        exp.status,
+        spec.compare.alpha,
+        spec.compare.threshold_percent,
+        name,
+        table,
+        infos,
+        blocks,
+        warnings,
+    )
 
 
 def _info(
@@ -252,7 +270,12 @@ def _warnings(
 
 
 def stored_comparison(
-    store: Store, ref: str | None, *, baseline: str | None = None, alpha: float | None = None
+    store: Store,
+    ref: str | None,
+    *,
+    baseline: str | None = None,
+    alpha: float | None = None,
+    threshold_percent: float | None = None,
 ) -> Comparison:
     """The comparison of a stored experiment (`ref`: its id or name; None: the latest)."""
     exp = store.experiment(ref) if ref else store.latest_experiment()
@@ -263,4 +286,6 @@ def stored_comparison(
     trials = store.trials(exp.id)
     levels = store.levels(t.id for t in trials)
     series = {t.id: store.series(t.id, "metric") for t in trials if t.state == OK}
-    return compare_experiment(exp, trials, levels, series, baseline=baseline, alpha=alpha)
+    return compare_experiment(
+        exp, trials, levels, series, baseline=baseline, alpha=alpha, threshold_percent=threshold_percent
+    )

@@ -1,9 +1,12 @@
 """The CI gate: an experiment passes when none of its goals fails and, against a stored baseline experiment
-(e.g. the current JDK build, when testing a new one), no measure got significantly worse by more than a
-threshold. Results as checks that render to JUnit XML and Markdown (report/gate_export.py).
+(e.g. the current JDK build, when testing a new one), no measure got worse: significantly, and by more than
+a threshold. Each regression check is one of three verdicts (docs/methodology.md#verdicts): worse (fail),
+better or equivalent (pass: the whole CI within +-threshold), or inconclusive, which fails the gate unless
+told otherwise, since a gate that passes what it cannot judge guards nothing. Results as checks that
+render to JUnit XML and Markdown (report/gate_export.py).
 
-Exit codes (docs/ci-gate.md): 0 passed; 1 a goal failed or a measure regressed (with `strict`, an
-inconclusive goal or an untestable regression too); 2 a usage error (no such experiment, bad option).
+Exit codes (docs/ci-gate.md): 0 passed; 1 a goal failed or a measure got worse, or (with inconclusive
+"fail", the default) a check is inconclusive; 2 a usage error (no such experiment, bad option).
 """
 
 from __future__ import annotations
@@ -14,11 +17,23 @@ from dataclasses import dataclass
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.analysis.comparison import Block, Comparison
 from jvmlab.experiment.analysis.goals import FAIL, INCONCLUSIVE, NO_DATA, PASS
-from jvmlab.stats import Change, compare_metrics
+from jvmlab.stats import (
+    BETTER,
+    DEFAULT_THRESHOLD_PERCENT,
+    EQUIVALENT,
+    WORSE,
+    Change,
+    compare_metrics,
+    confidence_text,
+    directed,
+    judge,
+    repetitions_to_decide,
+)
 
 GOALS, REGRESSIONS = "goals", "regressions"
 EXIT_PASSED, EXIT_FAILED = 0, 1
-DEFAULT_THRESHOLD_PERCENT = 5.0
+# What an inconclusive check does to the gate's exit code (`--inconclusive`)
+INCONCLUSIVE_FAILS, INCONCLUSIVE_PASSES = "fail", "pass"
 
 
 @dataclass(frozen=True)
@@ -36,12 +51,12 @@ class GateResult:
     experiment: str
     against: str | None
     threshold_percent: float
-    strict: bool
+    inconclusive: str  # INCONCLUSIVE_FAILS or INCONCLUSIVE_PASSES
     checks: tuple[Check, ...]
 
     @property
     def failed(self) -> list[Check]:
-        bad = (FAIL, INCONCLUSIVE) if self.strict else (FAIL,)
+        bad = (FAIL, INCONCLUSIVE) if self.inconclusive == INCONCLUSIVE_FAILS else (FAIL,)
         return [c for c in self.checks if c.status in bad]
 
     @property
@@ -55,7 +70,9 @@ def goal_checks(c: Comparison) -> list[Check]:
         for v in block.verdicts:
             shown = "—" if v.value is None else (f"{v.value:+.1f}%" if v.goal.relative else f"{v.value:.4g}")
             ci = (
-                "" if v.ci_low is None or v.ci_high is None else f", 95% CI [{v.ci_low:.4g}, {v.ci_high:.4g}]"
+                ""
+                if v.ci_low is None or v.ci_high is None
+                else f", {confidence_text(v.confidence)} CI [{v.ci_low:.4g}, {v.ci_high:.4g}]"
             )
             message = f"{v.goal.text}: {shown}{ci}: {v.reason}"
             out.append(Check(GOALS, v.level, v.variant, v.goal.text, v.verdict, message))
@@ -105,23 +122,31 @@ def _measured(block: Block, measure: str, variant: str) -> bool:
 def judge_regression(
     c: Comparison, measure: str, change: Change, threshold: float, theirs: str
 ) -> tuple[str, str]:
-    """(status, message) of one measure's change against `theirs`: FAIL when significantly worse beyond
-    `threshold` percent."""
+    """(status, message) of one measure's change against `theirs`: FAIL when worse (significant and beyond
+    `threshold` percent), PASS when better or equivalent (its whole CI within +-threshold), INCONCLUSIVE
+    otherwise, with the repetitions a side that would decide it at this noise."""
     m = c.measures[measure]
     if change.percent is None:
         return NO_DATA, f"{m.label}: no change to measure against {theirs}"
-    worse = m.better(change.percent) is False
     text = f"{m.label}: {change.percent:+.1f}% against {theirs}"
-    if change.ci_low_percent is not None and change.ci_high_percent is not None:
-        text += f" (95% CI [{change.ci_low_percent:+.1f}%, {change.ci_high_percent:+.1f}%])"
-    beyond = worse and abs(change.percent) > threshold
+    if change.ci_text():
+        text += f" ({change.ci_text()})"
     if change.significant is None:
-        status = INCONCLUSIVE if beyond else PASS
-        return status, text + ": one repetition on a side, no significance test"
-    if change.significant and beyond:
-        q = f"q = {change.q_value:.2g}" if change.q_value is not None else ""
-        return FAIL, f"{text}: significantly worse ({q}) beyond the {threshold:g}% threshold"
-    return PASS, text + (": worse but within the threshold" if worse and change.significant else "")
+        return INCONCLUSIVE, text + ": one repetition on a side, no CI: add repetitions to judge it"
+    verdict = judge(change, threshold)
+    outcome = directed(verdict.outcome, m.higher_is_better)
+    q = f"q = {change.q_value:.2g}" if change.q_value is not None else ""
+    if outcome == WORSE:
+        return FAIL, f"{text}: worse ({q}) beyond the {threshold:g}% threshold"
+    if outcome == BETTER:
+        return PASS, f"{text}: better ({q}) beyond the {threshold:g}% threshold"
+    if outcome == EQUIVALENT:
+        return PASS, f"{text}: equivalent, the whole CI within ±{threshold:g}%"
+    if verdict.decided:  # changed, on a measure with no better direction
+        return PASS, f"{text}: changed ({q}) beyond the {threshold:g}% threshold"
+    more = repetitions_to_decide(verdict)
+    decide = f": about {more} repetitions a side would decide it" if more else ""
+    return INCONCLUSIVE, f"{text}: inconclusive, neither beyond nor within ±{threshold:g}%{decide}"
 
 
 def gate(
@@ -130,7 +155,7 @@ def gate(
     *,
     measures: Sequence[str] = (),
     threshold_percent: float = DEFAULT_THRESHOLD_PERCENT,
-    strict: bool = False,
+    inconclusive: str = INCONCLUSIVE_FAILS,
 ) -> GateResult:
     """The gate's checks: every goal of `current`; with `baseline`, each matched variant's `measures` (those
     with a better direction) at each load level present in both."""
@@ -150,4 +175,4 @@ def gate(
                 checks += _regressions(current, block, base, pairs, names, threshold_percent)
     title = f"{current.name} (experiment {current.experiment_id})"
     against = None if baseline is None else f"{baseline.name} (experiment {baseline.experiment_id})"
-    return GateResult(title, against, threshold_percent, strict, tuple(checks))
+    return GateResult(title, against, threshold_percent, inconclusive, tuple(checks))

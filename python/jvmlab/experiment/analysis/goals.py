@@ -2,9 +2,10 @@
 ("p99_ms <= 500"), per load level or for the whole run; each judged pass, fail or inconclusive from the
 confidence interval (docs/methodology.md#goals).
 
-A goal holds when its whole 95% CI is within the bound (pass), fails when the whole CI is beyond it, and is
-inconclusive when the CI straddles the bound. A side with a single repetition has no CI: the goal is judged
-on the value alone, and says so.
+A goal holds when its whole CI is within the bound (pass), fails when the whole CI is beyond it, and is
+inconclusive when the CI straddles the bound. The CI is the change's for a relative goal (at the level its
+q-values keep, docs/methodology.md#verdicts), the mean's 95% CI for an absolute one. A side with a single
+repetition has no CI: the goal is inconclusive, whatever its value alone says.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from jvmlab.errors import JvmLabError
-from jvmlab.stats import Change, Estimate
+from jvmlab.stats import CONFIDENCE, Change, Estimate, confidence_text
 
 PASS, FAIL, INCONCLUSIVE, NO_DATA = "pass", "fail", "inconclusive", "no data"
 ALL_LEVELS = "all"
@@ -67,9 +68,9 @@ def parse_goal(text: str) -> Goal:
 
 
 @dataclass(frozen=True)
-class Verdict:
-    """A goal judged for one variant (at one level): the value it was judged on (a % change for relative
-    goals), its CI where there is one, and why."""
+class GoalVerdict:
+    """A goal judged for one variant (at one load level): the value it was judged on (a % change for
+    relative goals), its CI where there is one and the CI's confidence level, and why."""
 
     goal: Goal
     variant: str
@@ -79,38 +80,42 @@ class Verdict:
     ci_low: float | None
     ci_high: float | None
     reason: str
+    confidence: float = CONFIDENCE
 
 
-def judge(goal: Goal, value: float | None, ci: tuple[float | None, float | None]) -> tuple[str, str]:
-    """(verdict, reason) of `goal` for a value and its CI (None ends: no CI)."""
+def judge(
+    goal: Goal, value: float | None, ci: tuple[float | None, float | None], confidence: float = CONFIDENCE
+) -> tuple[str, str]:
+    """(verdict, reason) of `goal` for a value and its CI at `confidence` (None ends: no CI)."""
     if value is None:
         return NO_DATA, "not measured" if not goal.relative else "no change against the baseline"
     low, high = ci
     if low is None or high is None:
-        ok = goal.holds(value)
-        return (PASS if ok else FAIL), "one repetition on a side: judged on the value alone, without a CI"
+        alone = "meets" if goal.holds(value) else "misses"
+        return INCONCLUSIVE, f"one repetition on a side, no CI: the value alone {alone} the bound; repeat"
     # The CI's end nearest the bound's wrong side decides a pass; its other end a fail.
     worst, best = (high, low) if goal.op in ("<=", "<") else (low, high)
+    shown = confidence_text(confidence)
     if goal.holds(worst):
-        return PASS, "the whole 95% CI meets the bound"
+        return PASS, f"the whole {shown} CI meets the bound"
     if not goal.holds(best):
-        return FAIL, "the whole 95% CI misses the bound"
-    return INCONCLUSIVE, "the 95% CI straddles the bound: add repetitions to decide"
+        return FAIL, f"the whole {shown} CI misses the bound"
+    return INCONCLUSIVE, f"the {shown} CI straddles the bound: add repetitions to decide"
 
 
 def judge_variant(
     goal: Goal, variant: str, level: str | None, est: Estimate, change: Change | None
-) -> Verdict:
+) -> GoalVerdict:
     """The verdict of a goal on one variant: a relative goal on its change against the baseline, an absolute
     goal on its mean."""
     if goal.relative:
         if change is None:
-            return Verdict(goal, variant, level, NO_DATA, None, None, None, "no baseline to compare with")
+            return GoalVerdict(goal, variant, level, NO_DATA, None, None, None, "no baseline to compare with")
         ci = (change.ci_low_percent, change.ci_high_percent)
-        verdict, reason = judge(goal, change.percent, ci)
-        return Verdict(goal, variant, level, verdict, change.percent, *ci, reason)
+        verdict, reason = judge(goal, change.percent, ci, change.level)
+        return GoalVerdict(goal, variant, level, verdict, change.percent, *ci, reason, change.level)
     verdict, reason = judge(goal, est.mean, (est.ci_low, est.ci_high))
-    return Verdict(goal, variant, level, verdict, est.mean, est.ci_low, est.ci_high, reason)
+    return GoalVerdict(goal, variant, level, verdict, est.mean, est.ci_low, est.ci_high, reason)
 
 
 def check_goals(

@@ -207,6 +207,15 @@ LEVEL_MEASURES = (
 )
 
 
+# What a tried flag must not make worse, whatever it aims at (jvmlab.stats.flag_verdict's guards): the
+# service's throughput and tail latency and the time lost to GC, plus the workload's own metric.
+GUARD_MEASURES = ("throughput_rps", "p99_ms", "gc_overhead_percent")
+
+
+def guard_measures(metric: str | None) -> frozenset[str]:
+    return frozenset(GUARD_MEASURES) | ({metric, STEADY} if metric else frozenset())
+
+
 def headline_measures(metric: str | None, has_levels: bool, known: Collection[str]) -> list[str]:
     """The workload metric (mean, steady state) first, then the GC and process headline figures; with load
     levels, throughput, latency and GC per minute."""

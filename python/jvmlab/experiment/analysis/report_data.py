@@ -68,11 +68,16 @@ def gc_evidence(variant: str, trial_key: str, path: str) -> GcEvidence:
 
 
 def report_data(
-    store: Store, ref: str | None, *, baseline: str | None = None, alpha: float | None = None
+    store: Store,
+    ref: str | None,
+    *,
+    baseline: str | None = None,
+    alpha: float | None = None,
+    threshold_percent: float | None = None,
 ) -> ReportData:
     """Everything the report shows, read from the store (and, per variant, the GC log of its first
     successful repetition that left one)."""
-    c = stored_comparison(store, ref, baseline=baseline, alpha=alpha)
+    c = stored_comparison(store, ref, baseline=baseline, alpha=alpha, threshold_percent=threshold_percent)
     exp = store.experiment(c.experiment_id)
     assert exp is not None
     trials = store.trials(exp.id)

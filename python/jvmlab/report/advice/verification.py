@@ -10,16 +10,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text as RichText
 
-from jvmlab.report.html.page import Cell, Column, Section, Status, Table, Text
+from jvmlab.report.html.page import Cell, Column, Section, Table, Text
+from jvmlab.report.verdicts import FLAG_NOTE, FLAG_STATUS, FLAG_STYLE
 from jvmlab.verify import RecommendationResult
-
-STYLE = {"confirmed": "green", "not confirmed": "yellow", "harmful": "bold red"}
-STATUS: dict[str, Status] = {"confirmed": "pass", "not confirmed": "inconclusive", "harmful": "fail"}
-NOTE = (
-    "confirmed: the targeted measure moved as expected, significantly (p < alpha, CI excludes 0), and no "
-    "guard measure (throughput, P99, GC overhead, the workload's metric) got worse; harmful: the target or "
-    "a guard got significantly worse; not confirmed: the data cannot tell at this many repetitions."
-)
 
 
 def rows(results: Sequence[RecommendationResult]) -> list[tuple[str, str, str, str, str]]:
@@ -36,8 +29,8 @@ def verification_renderable(source: str, results: Sequence[RecommendationResult]
     for name in ("recommendation", "change", "verdict", "targeted measure", "side effects"):
         table.add_column(name, overflow="fold")
     for rec, change, verdict, target, side in rows(results):
-        table.add_row(rec, change, RichText(verdict, style=STYLE[verdict]), target, side)
-    return Group(table, RichText(NOTE, style="dim"))
+        table.add_row(rec, change, RichText(verdict, style=FLAG_STYLE.get(verdict, "")), target, side)
+    return Group(table, RichText(FLAG_NOTE, style="dim"))
 
 
 def verification_section(source: str, results: Sequence[RecommendationResult]) -> Section:
@@ -45,11 +38,11 @@ def verification_section(source: str, results: Sequence[RecommendationResult]) -
         Column(t) for t in ("recommendation", "change", "verdict", "targeted measure", "side effects")
     )
     cells = tuple(
-        (Cell(rec), Cell(change), Cell(verdict, STATUS[verdict]), Cell(target), Cell(side))
+        (Cell(rec), Cell(change), Cell(verdict, FLAG_STATUS.get(verdict, "")), Cell(target), Cell(side))
         for rec, change, verdict, target, side in rows(results)
     )
     blocks = (
-        Text((f"Recommendations of jvmlab advise for {source}.", NOTE), tone="note"),
+        Text((f"Recommendations of jvmlab advise for {source}.", FLAG_NOTE), tone="note"),
         Table(columns, cells),
     )
     return Section("verification", "Advice verified", blocks)

@@ -7,14 +7,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 from dataclasses import asdict
 from typing import Any
 
-from jvmlab.experiment.analysis.comparison import Comparison
+from jvmlab.experiment.analysis.comparison import Cell, Comparison
 from jvmlab.report.experiment.comparison_view import MARKS, ComparisonView
+from jvmlab.report.json_values import finite
+from jvmlab.stats import directed
 
-COMPARE_FORMAT_VERSION = 1
+COMPARE_FORMAT_VERSION = 2  # 2: verdicts (three outcomes), the change CI's level, the threshold
 CSV_COLUMNS = (
     "level",
     "variant",
@@ -30,20 +31,12 @@ CSV_COLUMNS = (
     "change_percent",
     "change_ci_low_percent",
     "change_ci_high_percent",
+    "change_ci_level",
     "p_value",
     "q_value",
     "significant",
+    "verdict",
 )
-
-
-def _finite(v: Any) -> Any:
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    if isinstance(v, dict):
-        return {k: _finite(x) for k, x in v.items()}
-    if isinstance(v, list | tuple):
-        return [_finite(x) for x in v]
-    return v
 
 
 def comparison_document(c: Comparison) -> dict[str, Any]:
@@ -58,6 +51,7 @@ def comparison_document(c: Comparison) -> dict[str, Any]:
                 variant: {
                     "estimate": asdict(cell.estimate),
                     "change": None if cell.change is None else asdict(cell.change),
+                    "verdict": _verdict(c, name, cell),
                     "values": list(cell.values),
                 }
                 for variant, cell in by_variant.items()
@@ -70,11 +64,12 @@ def comparison_document(c: Comparison) -> dict[str, Any]:
         ]
         blocks.append({"level": b.level, "rate": b.rate, "cells": cells, "verdicts": verdicts})
     variants = [{**asdict(v), "steady": [asdict(s) for s in v.steady]} for v in c.variants]
-    return _finite(
+    return finite(
         {
             "format_version": COMPARE_FORMAT_VERSION,
             "experiment": {"id": c.experiment_id, "name": c.name, "status": c.status},
             "alpha": c.alpha,
+            "threshold_percent": c.threshold_percent,
             "metric": c.metric,
             "measures": measures,
             "variants": variants,
@@ -82,6 +77,13 @@ def comparison_document(c: Comparison) -> dict[str, Any]:
             "warnings": [asdict(w) for w in c.warnings],
         }
     )
+
+
+def _verdict(c: Comparison, measure: str, cell: Cell) -> str | None:
+    """better, worse, increased, decreased, equivalent or inconclusive; None for a baseline."""
+    if cell.verdict is None:
+        return None
+    return directed(cell.verdict.outcome, c.measures[measure].higher_is_better)
 
 
 def to_json(c: Comparison) -> str:
@@ -103,12 +105,14 @@ def to_csv(c: Comparison) -> str:
                         ch.percent,
                         ch.ci_low_percent,
                         ch.ci_high_percent,
+                        ch.level,
                         ch.p_value,
                         ch.q_value,
                         ch.significant,
+                        _verdict(c, name, cell),
                     ]
                     if ch is not None
-                    else [None] * 6
+                    else [None] * 8
                 )
                 row = [b.level or "", variant, baselines.get(variant) or "", name, unit, e.n]
                 row += [e.mean, e.median, e.stdev, e.ci_low, e.ci_high, *change]
@@ -144,13 +148,12 @@ def to_markdown(view: ComparisonView) -> str:
         rows = [
             [g.level, g.variant, g.goal, g.value, g.ci, icons.get(g.verdict, g.verdict)] for g in view.goals
         ]
-        lines += ["**goals**", ""] + _md_table(
-            ["level", "variant", "goal", "value", "95% CI", "verdict"], rows
-        )
+        lines += ["**goals**", ""] + _md_table(["level", "variant", "goal", "value", "CI", "verdict"], rows)
         lines.append("")
     if view.warnings:
         lines += [f"- ⚠️ {_md_escape(w)}" for w in view.warnings] + [""]
     lines.append(
-        f"Marks: {MARKS['better']} better, {MARKS['worse']} worse, {MARKS['same']} no significant difference."
+        f"Marks: {MARKS['better']} better, {MARKS['worse']} worse, {MARKS['equivalent']} equivalent, "
+        f"{MARKS['inconclusive']} inconclusive."
     )
     return "\n".join(lines) + "\n"

@@ -11,7 +11,7 @@ from rich.text import Text
 from jvmlab.experiment.analysis.goals import FAIL, INCONCLUSIVE, PASS
 from jvmlab.report.experiment.comparison_view import BETTER, DIFFERENT, WORSE, ComparisonView, TableView
 
-TONES = {BETTER: "green", WORSE: "red", DIFFERENT: "yellow"}
+TONES = {BETTER: "green", WORSE: "red", DIFFERENT: "yellow", INCONCLUSIVE: "yellow"}
 VERDICT_STYLES = {PASS: "bold green", FAIL: "bold red", INCONCLUSIVE: "yellow"}
 
 

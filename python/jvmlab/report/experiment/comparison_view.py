@@ -1,9 +1,9 @@
 """The view model of a comparison (jvmlab.experiment.analysis.comparison): strings laid out in tables,
 shared by the terminal, Markdown and the HTML report, and asserted on by tests.
 
-A cell shows a variant's mean with its 95% CI half-width, and its change against its baseline with a mark:
-▲ significantly better, ▼ significantly worse, ● significantly different where no direction is better,
-~ no significant difference (docs/methodology.md).
+A cell shows a variant's mean with its 95% CI half-width, and its change against its baseline with its
+verdict (docs/methodology.md#verdicts): ▲ better, ▼ worse (significant and beyond the threshold), ● changed
+where no direction is better, ≈ equivalent (the whole CI within +-threshold), ? inconclusive (neither).
 """
 
 from __future__ import annotations
@@ -16,15 +16,17 @@ from jvmlab.errors import UsageError
 from jvmlab.experiment.analysis.comparison import Block, Cell, Comparison, VariantInfo
 from jvmlab.experiment.analysis.measures import Measure, headline_measures
 from jvmlab.report import units
-from jvmlab.stats import FLAT
+from jvmlab.stats import BETTER, EQUIVALENT, FLAT, INCONCLUSIVE, WORSE, directed
 from jvmlab.stats.steady import SHORTEST_SERIES
 
-BETTER, WORSE, DIFFERENT, SAME, UNTESTED = "better", "worse", "different", "same", "untested"
-MARKS = {BETTER: "▲", WORSE: "▼", DIFFERENT: "●", SAME: "~", UNTESTED: ""}
+DIFFERENT, UNTESTED = "different", "untested"
+MARKS = {BETTER: "▲", WORSE: "▼", DIFFERENT: "●", EQUIVALENT: "≈", INCONCLUSIVE: "?", UNTESTED: ""}
 LEGEND = (
-    "mean ± 95% CI half-width (bootstrap), then the change against the baseline: ▲ significantly better, "
-    "▼ significantly worse, ~ no significant difference (Welch's t-test, Benjamini-Hochberg q < {alpha:g}); "
-    "no mark: one repetition on a side, nothing to test"
+    "mean ± 95% CI half-width, then the change against the baseline and its CI (Welch's test, Fieller's "
+    "interval of the ratio of the means, at the level the q-values keep: 1 - {alpha:g} R/m, R of the m "
+    "measures significant): ▲ better, ▼ worse (q < {alpha:g} and beyond ±{threshold:g}%), ≈ equivalent "
+    "(the whole CI within ±{threshold:g}%), ? inconclusive (neither: more repetitions decide); no mark: "
+    "one repetition on a side, nothing to test"
 )
 
 
@@ -99,15 +101,13 @@ def signed_percent(v: float | None) -> str:
 
 
 def tone(measure: Measure, cell: Cell) -> str:
-    change = cell.change
-    if change is None or change.percent is None:
+    change, verdict = cell.change, cell.verdict
+    if change is None or change.percent is None or verdict is None:
         return ""
     if change.significant is None:
         return UNTESTED
-    if not change.significant:
-        return SAME
-    better = measure.better(change.percent)
-    return DIFFERENT if better is None else (BETTER if better else WORSE)
+    outcome = directed(verdict.outcome, measure.higher_is_better)
+    return outcome if outcome in MARKS else DIFFERENT  # increased or decreased: no better direction
 
 
 def cell_view(measure: Measure, cell: Cell | None) -> CellView:
@@ -217,7 +217,11 @@ def findings(tables: Sequence[TableView]) -> tuple[str, ...]:
             ]
             if changed:
                 out.append(f"{at}{variant}: " + ", ".join(changed))
-    return tuple(out) or ("No significant difference against the baselines in the measures shown.",)
+        for variant, cells in t.rows:
+            undecided = [col for col, c in zip(t.columns, cells, strict=True) if c.tone == INCONCLUSIVE]
+            if undecided:
+                out.append(f"{at}{variant}: inconclusive, more repetitions decide: " + ", ".join(undecided))
+    return tuple(out) or ("No change beyond the threshold against the baselines in the measures shown.",)
 
 
 MOVED = (BETTER, WORSE, DIFFERENT)
@@ -232,7 +236,7 @@ def comparison_view(c: Comparison, names: Sequence[str] | None = None) -> Compar
     tables = tuple(table_view(c, b, names) for b in c.blocks)
     return ComparisonView(
         title=f"experiment {c.experiment_id} ({c.name}, {c.status})",
-        legend=LEGEND.format(alpha=c.alpha),
+        legend=LEGEND.format(alpha=c.alpha, threshold=c.threshold_percent),
         baselines=baselines,
         tables=tables,
         goals=goal_rows(c),

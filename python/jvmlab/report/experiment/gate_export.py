@@ -1,5 +1,6 @@
-"""The gate's result for CI systems: JUnit XML (one test case per check; a failed check is a failure, an
-inconclusive one is skipped with its reason) and Markdown (a summary for a pull-request comment)."""
+"""The gate's result for CI systems: JUnit XML (one test case per check; a failed check is a failure, and so
+is an inconclusive one unless the gate lets those pass, when it is skipped with its reason) and Markdown (a
+summary for a pull-request comment)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ def to_junit(result: GateResult) -> str:
         checks = [c for c in result.checks if c.group == group]
         if group == REGRESSIONS and result.against is None:
             continue
-        failures = sum(c.status == FAIL for c in checks)
-        skipped = sum(c.status in (INCONCLUSIVE, NO_DATA) for c in checks)
+        failing = set(id(c) for c in result.failed)
+        failures = sum(id(c) in failing for c in checks)
+        skipped = sum(c.status in (INCONCLUSIVE, NO_DATA) and id(c) not in failing for c in checks)
         suite = ET.SubElement(
             root,
             "testsuite",
@@ -35,7 +37,7 @@ def to_junit(result: GateResult) -> str:
                 classname=f"jvmlab.{group}.{c.level or 'all'}",
                 name=f"{c.variant}: {c.name}",
             )
-            if c.status == FAIL or (result.strict and c.status == INCONCLUSIVE):
+            if id(c) in failing:
                 ET.SubElement(case, "failure", message=c.message, type=c.status).text = c.message
             elif c.status in (INCONCLUSIVE, NO_DATA):
                 ET.SubElement(case, "skipped", message=c.message)
@@ -55,8 +57,10 @@ def to_markdown(result: GateResult) -> str:
     if result.against:
         lines.append(
             f"Against: {_cell(result.against)}; a regression is significantly worse by more than "
-            f"{result.threshold_percent:g}%"
+            f"{result.threshold_percent:g}%, equivalent is the whole CI within ±{result.threshold_percent:g}%"
         )
+    if any(c.status == INCONCLUSIVE for c in result.checks):
+        lines.append(f"Inconclusive checks {result.inconclusive} the gate (`--inconclusive`).")
     counts = {s: sum(c.status == s for c in result.checks) for s in (PASS, FAIL, INCONCLUSIVE, NO_DATA)}
     lines += ["", " · ".join(f"{ICONS[s]} {s}: {n}" for s, n in counts.items() if n), ""]
     shown = [c for c in result.checks if c.status != PASS] or list(result.checks)

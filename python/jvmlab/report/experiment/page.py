@@ -36,7 +36,13 @@ PALETTE = (
     "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#393b79", "#637939",
 )  # fmt: skip
 MIB = 1 << 20
-TONE_STATUS = {"better": "better", "worse": "worse", "same": "muted", "different": "inconclusive"}
+TONE_STATUS = {
+    "better": "better",
+    "worse": "worse",
+    "equivalent": "muted",
+    "different": "inconclusive",
+    "inconclusive": "inconclusive",
+}
 VERDICT_STATUS = {PASS: "pass", FAIL: "fail", INCONCLUSIVE: "inconclusive"}
 
 
@@ -187,8 +193,8 @@ def goals_table(view: ComparisonView) -> Table:
         )
         for g in view.goals
     )
-    columns = ("level", "variant", "goal", "value", "95% CI", "verdict", "why")
-    return Table(tuple(Column(c, numeric=c in ("value", "95% CI")) for c in columns), rows, caption="goals")
+    columns = ("level", "variant", "goal", "value", "CI", "verdict", "why")
+    return Table(tuple(Column(c, numeric=c in ("value", "CI")) for c in columns), rows, caption="goals")
 
 
 def steady_table(view: ComparisonView) -> Table:

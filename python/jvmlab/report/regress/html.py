@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from jvmlab.regress import Regression, Verification
 from jvmlab.report.html.flamegraph import diff_block
-from jvmlab.report.html.page import Block, Cell, KeyValues, Page, Section, Status, Text, table
+from jvmlab.report.html.page import Block, Cell, KeyValues, Page, Section, Text, table
 from jvmlab.report.regress import view
-
-STATUS: dict[str, Status] = {"regressed": "fail", "inconclusive": "inconclusive", "ok": "pass"}
-VERIFY_STATUS: dict[str, Status] = {"confirmed": "pass", "not confirmed": "inconclusive", "harmful": "fail"}
+from jvmlab.report.verdicts import FLAG_STATUS, OUTCOME_STATUS
 
 
 def regress_page(r: Regression, refused: dict[str, str], verification: Verification | None) -> Page:
@@ -20,7 +18,7 @@ def regress_page(r: Regression, refused: dict[str, str], verification: Verificat
             "verdict",
             "Verdict",
             (
-                Text((view.verdict_line(r),), tone="warning" if r.regressed else "plain"),
+                Text((view.verdict_line(r),), tone="plain" if view.headline_tone(r) == "ok" else "warning"),
                 KeyValues(
                     (
                         ("base", r.base.variant),
@@ -48,7 +46,7 @@ def _measures(r: Regression) -> Section:
     rows: list[list[str | Cell]] = []
     for m in r.measures:
         cells = view.measure_cells(m)
-        rows.append([*cells[:-1], Cell(cells[-1], STATUS.get(cells[-1], ""))])
+        rows.append([*cells[:-1], Cell(cells[-1], OUTCOME_STATUS.get(cells[-1], ""))])
     return Section("measures", "Measures", (table(view.MEASURE_COLUMNS, rows, "new against base"),))
 
 
@@ -102,7 +100,7 @@ def _hints(r: Regression, refused: dict[str, str], v: Verification | None) -> Se
                         v.flag,
                         v.variant,
                         str(v.experiment_id),
-                        Cell(v.verdict, VERIFY_STATUS[v.verdict]),
+                        Cell(v.verdict, FLAG_STATUS.get(v.verdict, "")),
                         v.reason,
                     )
                 ],

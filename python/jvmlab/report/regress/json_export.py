@@ -1,4 +1,4 @@
-"""`jvmlab regress --json`: the whole reading as one JSON document (format_version 1, docs/regress.md)."""
+"""`jvmlab regress --json`: the whole reading as one JSON document (format_version 2, docs/regress.md)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import json
 from typing import Any
 
 from jvmlab.regress import Regression, Verification
+from jvmlab.report.json_values import finite
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: verdicts (three outcomes), CI levels, repetitions to decide
 
 
 def _estimate(e: Any) -> dict[str, Any]:
@@ -22,7 +23,8 @@ def to_json(r: Regression, refused: dict[str, str], v: Verification | None) -> s
         "new": r.new.variant,
         "threshold_percent": r.threshold_percent,
         "regressed": bool(r.regressed),
-        "exit_code": r.exit_code,
+        "exit_code": r.exit_code(),
+        "alpha": r.alpha,
         "measures": [
             {
                 "measure": m.measure,
@@ -33,8 +35,11 @@ def to_json(r: Regression, refused: dict[str, str], v: Verification | None) -> s
                 "change_percent": m.change_percent,
                 "ci_low_percent": m.ci_low_percent,
                 "ci_high_percent": m.ci_high_percent,
+                "ci_level": m.ci_level,
                 "q_value": m.q_value,
                 "status": m.status,
+                "verdict": m.outcome,
+                "repetitions_to_decide": m.to_decide,
             }
             for m in r.measures
         ],
@@ -49,6 +54,7 @@ def to_json(r: Regression, refused: dict[str, str], v: Verification | None) -> s
                 "new_self": f.new_self,
                 "ci_low": f.ci_low,
                 "ci_high": f.ci_high,
+                "ci_level": f.level,
                 "q_value": f.q_value,
                 "significant": bool(f.significant),
             }
@@ -60,6 +66,9 @@ def to_json(r: Regression, refused: dict[str, str], v: Verification | None) -> s
                 "base_mean": e.base_mean,
                 "new_mean": e.new_mean,
                 "change_percent": e.change.percent,
+                "ci_low_percent": e.change.ci_low_percent,
+                "ci_high_percent": e.change.ci_high_percent,
+                "ci_level": e.change.level,
                 "q_value": e.change.q_value,
                 "changed": bool(e.changed),
             }
@@ -90,4 +99,4 @@ def to_json(r: Regression, refused: dict[str, str], v: Verification | None) -> s
             "measures": [{"measure": m, "base": b, "new": n, "with_flag": h} for m, b, n, h in v.recovered],
         },
     }
-    return json.dumps(doc, indent=1, allow_nan=False)
+    return json.dumps(finite(doc), indent=1, allow_nan=False)

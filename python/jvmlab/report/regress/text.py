@@ -11,9 +11,9 @@ from rich.text import Text
 
 from jvmlab.regress import Regression, Verification
 from jvmlab.report.regress import view
+from jvmlab.report.verdicts import FLAG_STYLE, OUTCOME_STYLE
 
-VERDICT_STYLE = {"regressed": "bold red", "inconclusive": "yellow", "ok": "green", "no data": "dim"}
-VERIFY_STYLE = {"confirmed": "bold green", "not confirmed": "yellow", "harmful": "bold red"}
+HEADLINE_STYLE = {"regressed": "bold red", "inconclusive": "bold yellow", "ok": "bold green"}
 
 
 def _table(
@@ -39,7 +39,7 @@ def regress_renderables(
     for m in r.measures:
         cells = view.measure_cells(m)
         word = cells[-1]
-        rows.append([*cells[:-1], Text(word, style=VERDICT_STYLE.get(word, ""))])
+        rows.append([*cells[:-1], Text(word, style=OUTCOME_STYLE.get(word, ""))])
     out.append(_table("measures, new against base", view.MEASURE_COLUMNS, rows, fold=1))
     frames, frame_note = view.shown_frames(r)
     if frames:
@@ -85,7 +85,7 @@ def regress_renderables(
             Text.assemble(
                 ("verify: ", "bold"),
                 f"{v.flag} on {v.variant} (experiment {v.experiment_id}): ",
-                (v.verdict, VERIFY_STYLE[v.verdict]),
+                (v.verdict, FLAG_STYLE.get(v.verdict, "")),
                 f": {v.reason}",
             )
         )
@@ -93,5 +93,5 @@ def regress_renderables(
             out.append(_table("", view.VERIFICATION_COLUMNS, view.verification_cells(v)))
     if note:
         out.append(Text(note, style="dim"))
-    out.append(Text(view.verdict_line(r), style="bold red" if r.regressed else "bold green"))
+    out.append(Text(view.verdict_line(r), style=HEADLINE_STYLE[view.headline_tone(r)]))
     return out

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jvmlab.experiment.analysis.goals import FAIL, INCONCLUSIVE, NO_DATA, PASS
+from jvmlab.experiment.analysis.goals import NO_DATA
 from jvmlab.profile.diff import FrameChange
 from jvmlab.regress import HintMatch, Regression, Verification
 from jvmlab.regress.analysis import MeasureRow
+from jvmlab.stats import BETTER, EQUIVALENT, INCONCLUSIVE, confidence_text
 
 FRAME_ROWS = 15
 FLAG_ROWS = 25
-VERDICT_WORD = {FAIL: "regressed", PASS: "ok", INCONCLUSIVE: "inconclusive", NO_DATA: "no data"}
 
 
 def number(x: float | None) -> str:
@@ -35,8 +35,8 @@ def pp(x: float | None) -> str:
 def measure_cells(m: MeasureRow) -> tuple[str, ...]:
     ci = (
         "—"
-        if m.ci_low_percent is None or m.ci_high_percent is None
-        else f"[{m.ci_low_percent:+.1f}%, {m.ci_high_percent:+.1f}%]"
+        if m.ci_low_percent is None or m.ci_high_percent is None or m.ci_level is None
+        else f"[{m.ci_low_percent:+.1f}%, {m.ci_high_percent:+.1f}%] {confidence_text(m.ci_level)}"
     )
     q = "—" if m.q_value is None else f"{m.q_value:.2g}"
     unit = f" {m.unit}" if m.unit else ""
@@ -48,11 +48,11 @@ def measure_cells(m: MeasureRow) -> tuple[str, ...]:
         percent(m.change_percent),
         ci,
         q,
-        VERDICT_WORD.get(m.status, m.status),
+        NO_DATA if m.status == NO_DATA else m.outcome,
     )
 
 
-MEASURE_COLUMNS = ("measure", "level", "base", "new", "change", "95% CI", "q", "verdict")
+MEASURE_COLUMNS = ("measure", "level", "base", "new", "change", "CI (level)", "q", "verdict")
 
 
 def shown_frames(r: Regression) -> tuple[list[FrameChange], str]:
@@ -65,12 +65,13 @@ def shown_frames(r: Regression) -> tuple[list[FrameChange], str]:
         return list(r.frames[:FRAME_ROWS]), f"{b} vs {n} profiles: no CI, noise cannot be told from change"
     if not sig:
         return list(r.frames[:5]), (
-            f"{b} vs {n} profiles: no frame's share changed significantly (Welch's test, BH q < 0.01, CI "
-            "excluding 0); the largest changes are shown"
+            f"{b} vs {n} profiles: no frame's share changed significantly (Welch's test, BH q < {r.alpha:g}, "
+            "CI excluding 0); the largest changes are shown"
         )
+    level = confidence_text(sig[0].level)
     return sig[:FRAME_ROWS], (
         f"{b} vs {n} profiles: {len(sig)} frames changed significantly (Welch's test over the trials, "
-        "Benjamini-Hochberg q < 0.01); share of all samples, in percentage points"
+        f"Benjamini-Hochberg q < {r.alpha:g}, {level} CIs); share of all samples, in percentage points"
     )
 
 
@@ -87,7 +88,7 @@ def frame_cells(f: FrameChange) -> tuple[str, ...]:
     )
 
 
-FRAME_COLUMNS = ("frame", "kind", "base %", "new %", "change (pp)", "95% CI (pp)", "self change (pp)")
+FRAME_COLUMNS = ("frame", "kind", "base %", "new %", "change (pp)", "CI (pp)", "self change (pp)")
 
 
 def event_cells(r: Regression) -> list[tuple[str, ...]]:
@@ -159,30 +160,39 @@ def evidence(m: HintMatch) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def undecided_measures(r: Regression) -> list[MeasureRow]:
+    return [m for m in r.measures if m.outcome == INCONCLUSIVE and m.status != NO_DATA and not m.is_calls]
+
+
+def headline_tone(r: Regression) -> str:
+    """regressed, inconclusive or ok: how the headline is coloured (inconclusive never as ok)."""
+    if r.regressed:
+        return "regressed"
+    return "inconclusive" if undecided_measures(r) else "ok"
+
+
 def verdict_line(r: Regression) -> str:
+    """The headline: regressed, inconclusive (what would decide it), or no regression (every measure
+    better or equivalent: its whole CI within the threshold)."""
     n = len(r.regressed)
     if n:
         names = ", ".join(m.label + (f" @ {m.level}" if m.level else "") for m in r.regressed)
-        return (
-            f"regressed: {n} measure{'s' if n > 1 else ''} significantly worse beyond "
-            f"{r.threshold_percent:g}% ({names})"
-        )
-    if r.inconclusive:
-        return "no significant regression; some changes could not be tested (one repetition on a side)"
-    unsure = [
-        m
-        for m in r.measures
-        if m.worse and m.status == PASS and abs(m.change_percent or 0) > r.threshold_percent
+        return f"regressed: {n} measure{'s' if n > 1 else ''} worse beyond {r.threshold_percent:g}% ({names})"
+    undecided = [
+        m for m in r.measures if m.outcome == INCONCLUSIVE and m.status != NO_DATA and not m.is_calls
     ]
-    if unsure:
-        m = unsure[0]
-        q = "" if m.q_value is None else f", q = {m.q_value:.2g}"
+    if undecided:
+        m = undecided[0]
+        where = f" @ {m.level}" if m.level else ""
+        more = f"; about {m.to_decide} repetitions a side would decide it" if m.to_decide else ""
+        others = f" (and {len(undecided) - 1} more)" if len(undecided) > 1 else ""
         return (
-            f"no significant regression beyond {r.threshold_percent:g}%, but {m.label} changed "
-            f"{percent(m.change_percent)} without significance ({m.base.n} and {m.new.n} trials{q}): "
-            "run more repetitions (--repetitions) to tell"
+            f"inconclusive: {m.label}{where} changed {percent(m.change_percent)}, neither shown beyond nor "
+            f"within ±{r.threshold_percent:g}% by {m.base.n} and {m.new.n} trials{others}{more}"
         )
-    return f"no significant regression beyond {r.threshold_percent:g}%"
+    if all(m.outcome in (BETTER, EQUIVALENT) for m in r.measures if m.status != NO_DATA and not m.is_calls):
+        return f"no regression: every measure better or equivalent within ±{r.threshold_percent:g}%"
+    return "no data to judge a regression on"
 
 
 def verification_cells(v: Verification) -> list[tuple[str, ...]]:
