@@ -156,15 +156,16 @@ def test_the_server_sees_the_requests_evenly_spaced():
 
 @pytest.mark.parametrize("rate", [100, 1000, 3000])
 def test_the_rate_is_kept_within_2_percent(rate):
+    seconds = 5  # every second of them within 2 %: bench/load_driver.py measures longer runs
     with _native.LocalServer() as server:
-        r = drive(LoadPlan(url(server), rate=rate, duration_s=10))
+        r = drive(LoadPlan(url(server), rate=rate, duration_s=seconds))
         served = server.requests
-    assert r.sent == r.completed == served == 10 * rate
+    assert r.sent == r.completed == served == seconds * rate
     assert not r.errors and r.driver is not None
-    seconds = [s.sent for s in r.per_second[:10]]
-    assert all(abs(n - rate) <= 0.02 * rate for n in seconds), seconds
+    sent = [s.sent for s in r.per_second[:seconds]]
+    assert len(sent) == seconds and all(abs(n - rate) <= 0.02 * rate for n in sent), sent
     assert r.throughput_rps == pytest.approx(rate, rel=0.02)
-    assert r.driver.elapsed_s == pytest.approx(10, abs=0.5)
+    assert r.driver.elapsed_s == pytest.approx(seconds, abs=0.5)
 
 
 def test_errors_are_counted_by_kind_never_raised():

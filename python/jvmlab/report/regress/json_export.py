@@ -12,7 +12,7 @@ FORMAT_VERSION = 2  # 2: verdicts (three outcomes), CI levels, repetitions to de
 
 
 def _estimate(e: Any) -> dict[str, Any]:
-    return {"n": e.n, "mean": e.mean, "ci_low": e.ci_low, "ci_high": e.ci_high}
+    return {"n": e.n, "mean": e.mean, "ci_low": e.ci_low, "ci_high": e.ci_high, "cv_percent": e.cv_percent}
 
 
 def to_json(r: Regression, refused: dict[str, str], v: Verification | None) -> str:

@@ -45,6 +45,7 @@ def measure_cells(m: MeasureRow) -> tuple[str, ...]:
         m.level or "whole run",
         number(m.base.mean),
         number(m.new.mean),
+        noise(m),
         percent(m.change_percent),
         ci,
         q,
@@ -52,7 +53,13 @@ def measure_cells(m: MeasureRow) -> tuple[str, ...]:
     )
 
 
-MEASURE_COLUMNS = ("measure", "level", "base", "new", "change", "CI (level)", "q", "verdict")
+def noise(m: MeasureRow) -> str:
+    """Each side's coefficient of variation over its trials: the noise the verdict had to see through."""
+    base, new = m.base.cv_percent, m.new.cv_percent
+    return "—" if base is None or new is None else f"{base:.1f}% / {new:.1f}%"
+
+
+MEASURE_COLUMNS = ("measure", "level", "base", "new", "noise (CV)", "change", "CI (level)", "q", "verdict")
 
 
 def shown_frames(r: Regression) -> tuple[list[FrameChange], str]:
