@@ -78,7 +78,7 @@ Baseline = Annotated[
     typer.Option(
         "--baseline",
         help="Compare against this variant (JDK/flag set), flag set (per JDK) or JDK (per flag set); "
-        "default: the spec's [compare] baseline, else the flag set 'default', else the first variant.",
+        "default: the spec's compare.baseline, else the flag set 'default', else the first variant.",
     ),
 ]
 Alpha = Annotated[
@@ -89,7 +89,7 @@ Threshold = Annotated[
     typer.Option(
         "--threshold",
         help="Within +-this many % two variants are equivalent; beyond it a significant change is better or "
-        "worse (default: the spec's [compare] threshold_percent, else 5).",
+        "worse (default: the spec's compare.threshold_percent, else 5).",
     ),
 ]
 

@@ -29,7 +29,7 @@ def load_command(
         list[str] | None, typer.Option("--header", "-H", help="'Name: value' (repeat).")
     ] = None,
     body: Annotated[str | None, typer.Option("--body", help="Request body.")] = None,
-    mix: Annotated[Path | None, typer.Option("--mix", help="Weighted requests (TOML [[request]]).")] = None,
+    mix: Annotated[Path | None, typer.Option("--mix", help="Weighted requests (a TOML file).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the mix's choices.")] = 1,
     import_file: Annotated[
         Path | None, typer.Option("--import", help="Read a JMeter .jtl, k6 JSON or wrk2 output instead.")

@@ -9,7 +9,7 @@ import typer
 
 
 def tune_command(
-    spec: Annotated[Path, typer.Argument(help="An experiment spec (.toml) with a [tune] section.")],
+    spec: Annotated[Path, typer.Argument(help="An experiment spec (.toml) with a tune section.")],
     db: Annotated[
         str | None, typer.Option("--db", help="Results store (default jvmlab.db); the study lives there too.")
     ] = None,
@@ -43,7 +43,7 @@ def tune_command(
         ),
     ] = None,
 ) -> None:
-    """Search JVM flags for the spec's [tune] objectives under its constraints and budget (Optuna: TPE for
+    """Search JVM flags for the spec's tune objectives under its constraints and budget (Optuna: TPE for
     one objective, NSGA-II for several), each candidate measured as trials; workers running the same spec on
     the same --db join one study. Then the best configuration is confirmed against the JDK's defaults and
     printed as one line of flags (docs/tune.md). Exit 0: found (and its goals pass); 1: no feasible
