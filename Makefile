@@ -147,6 +147,7 @@ bench: setup profiler
 	$(BIN)/python bench/jit_overhead.py
 	$(BIN)/python bench/tune_pruning.py
 	$(BIN)/python bench/tune_search.py
+	$(BIN)/python bench/verdicts.py
 
 # The released wheel, into build/wheels: pyproject.toml's features alone, so no test server, no tokio or hyper
 # (tests/test_native_deps.py checks the dependency tree of that build).
