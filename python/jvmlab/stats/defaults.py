@@ -1,9 +1,11 @@
 """The defaults every statistic of jvmlab shares, in one place (docs/methodology.md#defaults): `compare`,
 `gate`, goals, `profile diff`, `regress`, `verify` and `tune` read them from here, never their own."""
 
-# Resamples per bootstrap: the Monte Carlo error of a 95% bound is then well under 1% of the CI's width.
+# Resamples per bootstrap (an estimate's CI): the Monte Carlo error of a 95% bound is then well under 1% of
+# the CI's width.
 N_RESAMPLES = 9999
-# The level of every confidence interval (an estimate's, a change's, a frame's share).
+# The level of an estimate's CI (a variant's mean). A change's CI is at the level of its test: 1 - alpha, or
+# the false-coverage level among several (stats.change).
 CONFIDENCE = 0.95
 # Compared runs report several metrics at once and Benjamini-Hochberg keeps the chance of any false alarm,
 # when nothing changed at all, at about alpha. At 0.05 an A/A run (the same thing twice) would raise an
