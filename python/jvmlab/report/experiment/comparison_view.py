@@ -34,7 +34,7 @@ LEGEND = (
 class CellView:
     value: str  # "303.4 ±3.1"
     change: str  # "+12.6% ▲", "" for a baseline
-    tone: str  # BETTER, WORSE, DIFFERENT, SAME or "" (baseline, no change)
+    tone: str  # BETTER, WORSE, DIFFERENT, EQUIVALENT, INCONCLUSIVE, UNTESTED or "" (a baseline)
     change_ci: str  # "[+9.1%, +16.0%]" or ""
 
 

@@ -70,7 +70,7 @@ def verdict_text(view: ComparisonView, d: ReportData) -> Text:
     lines.append(
         f"{ok} of {len(d.trials)} trials succeeded" + (f"; {len(failed)} did not." if failed else ".")
     )
-    tone = "warning" if counts[FAIL] or failed else "plain"
+    tone = "warning" if counts[FAIL] or counts[INCONCLUSIVE] or failed else "plain"
     return Text(tuple(lines), tone=tone)  # type: ignore[arg-type]
 
 
