@@ -4,6 +4,7 @@ inconclusive; jvmlab.stats.flag_verdict). Inconclusive is never green: the data 
 
 from __future__ import annotations
 
+from jvmlab.experiment.analysis.goals import NO_DATA
 from jvmlab.report.html.page import Status
 from jvmlab.stats import (
     BETTER,
@@ -16,8 +17,6 @@ from jvmlab.stats import (
     NO_EFFECT,
     WORSE,
 )
-
-NO_DATA = "no data"
 
 NOT_CONFIRMED = "not confirmed"  # the word of verdicts stored before "no effect" and "inconclusive"
 FLAG_STYLE = {

@@ -46,7 +46,6 @@ from jvmlab.stats.verdict import (
     directed,
     flag_verdict,
     judge,
-    noise_percent,
     repetitions_to_decide,
 )
 
@@ -67,7 +66,6 @@ __all__ = [
     "false_coverage_level",
     "flag_verdict",
     "judge",
-    "noise_percent",
     "repetitions_to_decide",
     "CLASSIFICATIONS",
     "CONFIDENCE",

@@ -17,10 +17,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
 import scipy.stats
 
-from jvmlab.stats._sample import clean
 from jvmlab.stats.change import Change, relative_change
 
 INCREASED, DECREASED, EQUIVALENT, INCONCLUSIVE = "increased", "decreased", "equivalent", "inconclusive"
@@ -96,14 +94,6 @@ def spent_alpha(alpha: float, information: Sequence[float]) -> list[float]:
         out.append(max(s - before, 0.0))
         before = max(before, s)
     return out
-
-
-def noise_percent(values: Sequence[float | None]) -> float | None:
-    """The coefficient of variation of repeated runs, in percent: the noise a verdict has to see through."""
-    x = clean(values)
-    if x.size < 2 or float(x.mean()) == 0.0:
-        return None
-    return float(np.std(x, ddof=1) / abs(x.mean()) * 100.0)
 
 
 BETTER, WORSE = "better", "worse"
