@@ -1,5 +1,9 @@
 # One Makefile drives everything: setup, build, lint, test, bench, demo. CI calls `make test`.
 SHELL := /bin/bash
+# Python caches compiled modules (and pytest its rewritten tests) even where the environment says not to: uv
+# installs without bytecode, and without the cache every process (test workers, the subprocesses of the tests,
+# Ray's workers) compiles jvmlab, scipy and the tests again: 5.8 s instead of 1.9 s for `run`'s imports.
+unexport PYTHONDONTWRITEBYTECODE
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,19 +18,20 @@ APT_LOCK := /tmp/jvmlab-apt.lock
 NATIVE_FEATURES := $(shell $(PYTHON) -c "import tomllib; \
 	print(','.join(tomllib.load(open('pyproject.toml', 'rb'))['tool']['maturin']['features'] + ['test-server']))")
 
-.PHONY: setup native java jdks jmc profiler postgres chromium test test-native lint demo demo-regress bench wheel clean
+.PHONY: setup native java jdks jmc profiler postgres chromium test test-native lint lint-python demo demo-regress bench wheel clean
 
 setup: $(STAMP)/native java
 
 # The Python dependencies alone, without building the project: what needs only them (the JDK runtimes'
 # download) runs while the native module compiles (`make test` makes its prerequisites with -j).
+# uv installs them: downloads in parallel and links from its cache (about 6 s here against pip's 65 s).
 $(STAMP)/deps: pyproject.toml
 	@mkdir -p $(STAMP)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip "maturin>=1.7,<2"
+	$(BIN)/pip install --quiet "uv>=0.5,<1"
 	$(BIN)/python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
 		print('\n'.join(p['dependencies'] + p['optional-dependencies']['dev']))" > $(STAMP)/requirements.txt
-	$(BIN)/pip install --quiet -r $(STAMP)/requirements.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python "maturin>=1.7,<2" -r $(STAMP)/requirements.txt
 	@touch $@
 
 # The project into the venv, editable (python/ on the path), with its native module built in release mode
@@ -35,7 +40,7 @@ native: $(STAMP)/native
 $(STAMP)/native: $(STAMP)/deps $(shell find native/src -name '*.rs') native/Cargo.toml
 	@command -v cargo >/dev/null || { echo "error: Rust (cargo) is needed: install it with rustup"; exit 2; }
 	@command -v javac >/dev/null || { echo "error: a JDK (javac) is needed"; exit 2; }
-	+cd native && ../$(BIN)/maturin develop --release --quiet -m Cargo.toml --features $(NATIVE_FEATURES)
+	+cd native && ../$(BIN)/maturin develop --uv --release --quiet -m Cargo.toml --features $(NATIVE_FEATURES)
 	$(BIN)/python -c "import jvmlab._native as n; i = n.build_info(); \
 		assert i['profile'] == 'release' and 'test-server' in i['features'], i"
 	@touch $@
@@ -111,20 +116,21 @@ chromium:
 		$$SUDO flock $(APT_LOCK) sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null'; \
 	else echo "error: Chromium is needed for the report's browser test"; exit 2; fi
 
-# The installs first, side by side (downloads while the native module compiles), then the checks in order.
+# The installs and the static checks first, side by side (downloads and mypy while the native module compiles),
+# then the tests.
 test:
-	@$(MAKE) --no-print-directory -j4 test-native setup jdks postgres chromium jmc profiler
-	$(BIN)/ruff check python tests bench
-	$(BIN)/ruff format --check python tests bench
-	$(BIN)/mypy python/jvmlab
+	@$(MAKE) --no-print-directory -j4 test-native setup jdks postgres chromium jmc profiler lint-python
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not timing" tests
 	$(BIN)/python -m pytest -q -m timing tests
 
-# clippy on every target (tests, examples) of each build: the bare crate, the released module, the test build
-lint: setup
+# The Python checks need the dependencies alone: `make test` runs them while the native module compiles.
+lint-python: $(STAMP)/deps
 	$(BIN)/ruff check python tests bench
 	$(BIN)/ruff format --check python tests bench
 	$(BIN)/mypy python/jvmlab
+
+# clippy on every target (tests, examples) of each build: the bare crate, the released module, the test build
+lint: setup lint-python
 	cd native && cargo fmt --check
 	cd native && cargo clippy --all-targets --no-default-features -- -D warnings
 	cd native && PYO3_PYTHON=$(CURDIR)/$(BIN)/python cargo clippy --all-targets -- -D warnings

@@ -17,7 +17,7 @@ SPEC = """
 name = "verify-test"
 [workload]
 command = ["{java}", "{jvm_opts}", "-cp", "{classes}", "jvmlab.workloads.GcChurn",
-           "--duration-s=4", "--rate-mb-s=60", "--live-mb=16", "--classes-per-s=3000",
+           "--duration-s=2", "--rate-mb-s=60", "--live-mb=16", "--classes-per-s=3000",
            "--classes-total=1500"]
 [matrix]
 jdks = ["21"]
@@ -42,7 +42,7 @@ def test_verify_confirms_the_metaspace_recommendation(tmp_path, capsys):
     spec = tmp_path / "verify.toml"
     spec.write_text(SPEC)
     db, runs = str(tmp_path / "r.db"), str(tmp_path / "runs")
-    args = ["advise", str(spec), "--verify", "--top", "1", "--db", db, "--runs", runs]  # 5 repetitions
+    args = ["advise", str(spec), "--verify", "--top", "1", "--repetitions", "3", "--db", db, "--runs", runs]
     assert main([*args, "--no-check"]) == 0
     out = capsys.readouterr().out
     assert "advice verified" in out and "metaspace-threshold-gc" in out
@@ -57,7 +57,7 @@ def test_verify_confirms_the_metaspace_recommendation(tmp_path, capsys):
     # Most or all full collections go (the log shows metaspace at collections only: a run's peak between
     # two of them can be missed, and one metadata collection may remain)
     assert target["percent"] <= -50 and target["significant"], target
-    assert result["trials"] == 5
+    assert result["trials"] == 3
     # The follow-up experiment's report shows the verdicts.
     html = tmp_path / "r.html"
     assert main(["report", "verify-test-verify", "--db", db, "-o", str(html)]) == 0

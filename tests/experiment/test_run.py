@@ -136,7 +136,7 @@ def no_workload_left(tmp_path: Path) -> bool:
 
 @pytest.mark.parametrize("how", ["kill -9", "ctrl-c"])
 def test_resume_after_jvmlab_dies_loses_and_redoes_nothing(tmp_path, how):
-    proc = driver(tmp_path, ticks=8)
+    proc = driver(tmp_path, ticks=4)
     before = wait_for_trials(tmp_path / "db.sqlite", finished=2)
     proc.send_signal(signal.SIGKILL if how == "kill -9" else signal.SIGINT)
     _, stderr = proc.communicate(timeout=30)
@@ -149,7 +149,7 @@ def test_resume_after_jvmlab_dies_loses_and_redoes_nothing(tmp_path, how):
     if how == "ctrl-c":
         assert "running" not in {s for s, _ in at_stop.values()}  # the interrupted trial went back to pending
         assert exp.status == "interrupted", stderr
-    resumed = driver(tmp_path, ticks=8, resume=True)
+    resumed = driver(tmp_path, ticks=4, resume=True)
     out, _ = resumed.communicate(timeout=120)
     assert resumed.returncode == 0 and f"experiment {exp.id}" in out
     after = store.trials(exp.id)

@@ -124,7 +124,7 @@ def test_ctrl_c_of_jvmlab_ends_a_setsid_daemon_jvm(tmp_path):
 
 
 def test_the_trial_timeout_ends_a_setsid_daemon_jvm(tmp_path):
-    jvmlab, token = start_run(tmp_path, "a setsid daemon", timeout_s=10)
+    jvmlab, token = start_run(tmp_path, "a setsid daemon", timeout_s=5)
     procs: list[psutil.Process] = []
     try:
         procs = trial_tree(jvmlab, token, tmp_path)

@@ -1,4 +1,4 @@
-"""`jvmlab tune` on a real workload (GcChurn, 3 s trials on one JDK): rejected and duplicate configurations
+"""`jvmlab tune` on a real workload (GcChurn, 2 s trials on one JDK): rejected and duplicate configurations
 are never measured, constraints decide the best, a run killed with SIGKILL resumes without losing a trial,
 and two workers share one study on PostgreSQL without measuring a configuration twice."""
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.jvm
 SPEC = """
 name = "{name}"
 [workload]
-command = ["{{java}}", "{{jvm_opts}}", "-cp", "{{classes}}", "jvmlab.workloads.GcChurn", "--duration-s=3"]
+command = ["{{java}}", "{{jvm_opts}}", "-cp", "{{classes}}", "jvmlab.workloads.GcChurn", "--duration-s=2"]
 ready = {{ log = "t_s=1 ", timeout_s = 30 }}
 metric = {{ name = "mb_per_s", regex = "rate_mb_s=(?P<value>[0-9.]+)" }}
 [matrix]

@@ -1,15 +1,16 @@
 """Reading the worlds chunkgen saves, independently of its Java code: Anvil region files read here, the
-chunks' NBT decoded by amulet-nbt. Every structural rule of the format is checked as it is read."""
+chunks' NBT decoded by nbtlib. Every structural rule of the format is checked as it is read."""
 
 from __future__ import annotations
 
+import io
 import re
 import struct
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-import amulet_nbt
+import nbtlib
 import numpy as np
 
 SECTOR = 4096
@@ -21,7 +22,7 @@ REGION_NAME = re.compile(r"r\.(-?\d+)\.(-?\d+)\.mca")
 class SavedChunk:
     x: int
     z: int
-    level: amulet_nbt.CompoundTag  # the "Level" compound
+    level: nbtlib.Compound  # the "Level" compound
     data_version: int
 
     def blocks(self) -> tuple[np.ndarray, list[str]]:
@@ -31,7 +32,7 @@ class SavedChunk:
         for section in self.level["Sections"]:
             y = int(section["Y"])
             palette = [str(p["Name"]) for p in section["Palette"]]
-            indices = unpack(section["BlockStates"].np_array, len(palette))
+            indices = unpack(np.asarray(section["BlockStates"]), len(palette))
             assert indices.max() < len(palette), (
                 f"chunk {self.x}, {self.z} section {y}: index past the palette"
             )
@@ -40,7 +41,7 @@ class SavedChunk:
         return out, names
 
     def heightmap(self, name: str) -> np.ndarray:
-        return unpack(self.level["Heightmaps"][name].np_array, 0, bits=9, count=256).reshape(16, 16)
+        return unpack(np.asarray(self.level["Heightmaps"][name]), 0, bits=9, count=256).reshape(16, 16)
 
 
 def unpack(longs: np.ndarray, palette_size: int, *, bits: int | None = None, count: int = 4096) -> np.ndarray:
@@ -80,7 +81,7 @@ def read_region(path: Path) -> list[SavedChunk]:
         length, compression = struct.unpack_from(">IB", data, offset * SECTOR)
         assert compression == ZLIB and length + 4 <= sectors * SECTOR, f"{path}: entry {index} length/type"
         raw = zlib.decompress(data[offset * SECTOR + 5 : offset * SECTOR + 4 + length])
-        root = amulet_nbt.load(raw, compressed=False).compound
+        root = nbtlib.File.parse(io.BytesIO(raw))
         level = root["Level"]
         chunk = SavedChunk(int(level["xPos"]), int(level["zPos"]), level, int(root["DataVersion"]))
         assert (chunk.x >> 5, chunk.z >> 5) == (rx, rz), f"{path}: holds chunk {chunk.x}, {chunk.z}"

@@ -81,10 +81,10 @@ def test_the_world_is_complete_well_formed_anvil(world):
     }
     for chunk in chunks.values():
         assert chunk.data_version == 2586 and str(chunk.level["Status"]) == "full"
-        assert len(chunk.level["Biomes"].np_array) == 1024
+        assert len(chunk.level["Biomes"]) == 1024
         ys = [int(s["Y"]) for s in chunk.level["Sections"]]
         assert ys == sorted(set(ys)) and ys[0] == 0 and ys[-1] < 16
-        assert all(len(s["SkyLight"].np_array) == 2048 for s in chunk.level["Sections"])
+        assert all(len(s["SkyLight"]) == 2048 for s in chunk.level["Sections"])
         blocks, names = chunk.blocks()
         is_air = np.isin(blocks, [i for i, n in enumerate(names) if n.endswith(("air", ":cave_air"))])
         top = 256 - np.argmax(~is_air[::-1], axis=0)  # one above the highest non-air block per column

@@ -301,7 +301,8 @@ def histogram_chart(
 ) -> Figure:
     """Counts per bin, one stacked trace per sample; bins on the 1-2-5 sequence unless `edges` are given
     (the x axis names each bin, e.g. "10–20")."""
-    everything = np.concatenate([np.asarray(s.values, dtype=float) for s in samples]) if samples else []
+    arrays = [np.asarray(s.values, dtype=float) for s in samples]
+    everything = np.concatenate(arrays) if arrays else np.empty(0)
     bins = log_edges(everything) if edges is None else np.asarray(edges, dtype=float)
     labels = bin_labels(bins)
     series = [Series(s.name, labels, histogram_counts(s.values, bins), color=s.color) for s in samples]
