@@ -18,7 +18,7 @@ APT_LOCK := /tmp/jvmlab-apt.lock
 NATIVE_FEATURES := $(shell $(PYTHON) -c "import tomllib; \
 	print(','.join(tomllib.load(open('pyproject.toml', 'rb'))['tool']['maturin']['features'] + ['test-server']))")
 
-.PHONY: setup native java jdks jmc profiler postgres chromium test test-native lint lint-python demo demo-regress bench wheel clean
+.PHONY: setup native java jdks jmc profiler postgres chromium test test-native lint lint-python demo demo-regress bench bench-regress wheel clean
 
 setup: $(STAMP)/native java
 
@@ -142,6 +142,12 @@ demo: setup jdks
 # The TLS regression hunt (docs/regress.md): jvmlab regress on tlsbench, about 4 minutes.
 demo-regress: setup jdks profiler
 	$(BIN)/python -m jvmlab.demo_regress
+
+# `make demo-regress` ten times: worse and confirmed in how many, with the repetitions each took (40-80 min),
+# and 20 A/A experiments of chunkgen (the same flags twice) with repetitions = "auto": none may say worse.
+bench-regress: setup jdks profiler
+	$(BIN)/python bench/demo_regress_runs.py --runs 10
+	$(BIN)/python bench/aa_chunkgen.py --experiments 20
 
 bench: setup profiler
 	$(BIN)/python bench/gclog_parse.py

@@ -2,7 +2,8 @@
 
 examples/tls-regression.toml made short (10 s of connections per trial): `jvmlab regress` runs the bundled
 tlsbench on the newest installed JDK with a client that sends the Extended Master Secret extension (base)
-and one that does not (new, the old OpenSSL clients of the report), three trials each with CPU profiles, JFR
+and one that does not (new, the old OpenSSL clients of the report), in interleaved rounds until the
+connections per second are decided (`--repetitions auto`, three a side at least), with CPU profiles, JFR
 event counts and (JDK 25) the calls of the certificate producer of a full handshake; it finds the slowdown,
 points at the full-handshake frames and the handshake count, hints at JDK-8148421 and verifies
 -Djdk.tls.useExtendedMasterSecret=false as a third variant. Writes build/demo-regress/regress.html.
@@ -49,7 +50,8 @@ def run_demo() -> int:
     out = DEMO_DIR.relative_to(REPO_ROOT)
     counting = f" --count '{COUNTED}'" if newest.major >= JFR_METHOD_TIMING else ""
     print(
-        f"$ jvmlab regress {shown} --base client-ems --new default --jdk {jdk}{counting} --verify "
+        f"$ jvmlab regress {shown} --base client-ems --new default --jdk {jdk}{counting} --repetitions auto "
+        f"--verify "
         f"--db {out}/jvmlab.db --runs {out}/runs -o {out}\n",
         flush=True,
     )
@@ -59,7 +61,7 @@ def run_demo() -> int:
         new="default",
         jdk=jdk,
         flags=None,
-        repetitions=3,
+        repetitions="auto",  # rounds until the primary measure is decided
         threshold=5.0,
         verify=True,
         output=DEMO_DIR,

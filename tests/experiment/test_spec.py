@@ -55,7 +55,7 @@ def test_the_code_cache_example_compares_the_code_cache_settings():
         ("[matrix]\nrepetition = 3\n", "x.toml: matrix.repetition: unknown key"),
         (
             "[matrix]\nrepetitions = 0\n",
-            "x.toml: matrix.repetitions: Input should be greater than or equal to 1",
+            'x.toml: matrix.repetitions: a whole number from 1 to 1000, or "auto"',
         ),
         (
             "[matrix]\norder = 'random'\n",

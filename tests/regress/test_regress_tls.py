@@ -58,6 +58,7 @@ def test_the_ems_regression_is_found_explained_and_its_fix_verified(spec, tmp_pa
     out = capsys.readouterr().out
     assert code in (0, 1), out
     doc = json.loads((tmp_path / "out" / "regress.json").read_text())
+    assert doc["repetitions"] == {"per_side": 3, "auto_stopped": None}  # --repetitions 3: no looks
     metric = next(m for m in doc["measures"] if m["measure"] == "connections_per_s")
     assert metric["change_percent"] < -40, metric  # 3-16x fewer connections/s here
     # Worse when its CI leaves 0 % beyond the threshold: usually so at 3 short trials a side, not always;

@@ -38,7 +38,7 @@ def _cell(values: list[float]) -> Cell:
 def test_compare_regress_and_verify_judge_the_same_samples_alike(name):
     new, expected = CASES[name]
     compared = compare_metrics({"m": BASE}, {"m": new})["m"]
-    comparison = SimpleNamespace(alpha=DEFAULT_ALPHA, measures={})
+    comparison = SimpleNamespace(alpha=DEFAULT_ALPHA, measures={}, sequential=None)
     regressed = primary_change(comparison, _cell(BASE), _cell(new))  # type: ignore[arg-type]
     target = stats.tested_alone(compared, DEFAULT_ALPHA)  # verify's targeted measure
     verified = measured(comparison, "m", None, target)  # type: ignore[arg-type]

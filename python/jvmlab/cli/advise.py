@@ -80,9 +80,11 @@ def advise_command(
         int, typer.Option("--top", min=1, help="With --verify: how many recommendations to try.")
     ] = 3,
     repetitions: Annotated[
-        int | None,
+        str | None,
         typer.Option(
-            "--repetitions", min=2, help="With --verify: per flag set (default from docs/methodology.md)."
+            "--repetitions",
+            help="With --verify: trials per flag set, or auto: rounds until the targeted measures are "
+            "decided (the default).",
         ),
     ] = None,
     runs: Annotated[Path, typer.Option("--runs", help="With --verify: folder for the trials' files.")] = Path(
@@ -98,12 +100,14 @@ def advise_command(
     """What the evidence says and what to change: findings with evidence, why, flags for the JDK in use,
     the expected effect and a confidence, most severe first."""
     from jvmlab.cli import advise_run
+    from jvmlab.experiment.spec import parse_repetitions
 
     options = advise_run.AdviseOptions(
         inputs=tuple(inputs or ()), flags=flags, jdk=jdk, jfr=jfr, jit=jit, json=json, markdown=markdown,
         output=output, check=not no_check, fail_on=fail_on, strict=strict, db=db, pid=pid, record=record,
         verify=verify,
-        workload=workload, variant=variant, top=top, repetitions=repetitions, runs=runs,
+        workload=workload, variant=variant, top=top, runs=runs,
+        repetitions=None if repetitions is None else parse_repetitions(repetitions),
     )  # fmt: skip
     code = advise_run.run(options)
     if code:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from jvmlab.cli.inputs import labelled, split_label
 from jvmlab.cli.output import print_renderables, write_output
@@ -40,7 +40,7 @@ class AdviseOptions:
     workload: Path | None = None
     variant: str | None = None
     top: int = 3
-    repetitions: int | None = None
+    repetitions: int | Literal["auto"] | None = None  # with --verify; None: "auto"
     runs: Path = Path("runs")
 
 

@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from jvmlab.advise import Advice
 from jvmlab.cli.output import print_renderables
@@ -34,7 +35,7 @@ class VerifyOptions:
     db: str | None
     runs: Path
     top: int
-    repetitions: int | None
+    repetitions: int | Literal["auto"] | None  # None: "auto"
 
 
 def subject_of_experiment(
@@ -73,7 +74,7 @@ def subject_of_log(advice: Advice, workload: Path, flags: Sequence[str], jdk: st
 def verify(subject: Subject, options: VerifyOptions) -> list[RecommendationResult]:
     """Runs the follow-up experiment and judges each recommendation; stores the verdicts with it."""
     from jvmlab.cli.run import RunOptions, execute
-    from jvmlab.verify import candidates, follow_up_spec, repetitions_for
+    from jvmlab.verify import candidates, follow_up_spec
 
     cands = candidates(
         subject.advice, subject.flags, has_levels=subject.spec.load is not None, top=options.top
@@ -83,7 +84,7 @@ def verify(subject: Subject, options: VerifyOptions) -> list[RecommendationResul
             f"{subject.source}: no finding recommends a flag change with a measurable effect: "
             "nothing to verify"
         )
-    repetitions = options.repetitions or repetitions_for(cands)
+    repetitions = options.repetitions or "auto"
     spec = follow_up_spec(subject.spec, subject.jdk, subject.flags, cands, repetitions=repetitions)
     text = "# made by jvmlab advise --verify\n" + json.dumps(spec.model_dump(mode="json"), indent=1)
     experiment, trials = execute(spec, text, RunOptions(Path("-"), options.db, options.runs))

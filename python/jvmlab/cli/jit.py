@@ -96,7 +96,10 @@ def directives_command(
         str | None, typer.Option("--flags", help="--verify: the spec's flag set (default its first).")
     ] = None,
     repetitions: Annotated[
-        int | None, typer.Option("--repetitions", min=2, help="--verify: trials per variant.")
+        str | None,
+        typer.Option(
+            "--repetitions", help="--verify: trials per variant, or auto: rounds until decided (the default)."
+        ),
     ] = None,
     db: Db = None,
     runs: Annotated[Path, typer.Option("--runs", help="--verify: folder for trials.")] = Path("runs"),
@@ -105,10 +108,11 @@ def directives_command(
     compiler directives for the JDK in use (CompileCommand lines on JDK 8); with --verify SPEC, run SPEC's
     workload with and without them and judge the difference."""
     from jvmlab.cli import jit_directives
+    from jvmlab.experiment.spec import parse_repetitions
 
     options = jit_directives.DirectivesOptions(
-        source, output, cover, limit, tuple(action or ("c2", "inline")), jdk, verify, flags, repetitions,
-        db, runs,
+        source, output, cover, limit, tuple(action or ("c2", "inline")), jdk, verify, flags,
+        None if repetitions is None else parse_repetitions(repetitions), db, runs,
     )  # fmt: skip
     code = jit_directives.run(options)
     if code:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from jvmlab.cli.output import print_renderables
 from jvmlab.errors import UsageError, write_file
+from jvmlab.experiment.spec import Repetitions, repetitions_or_auto
 from jvmlab.jit.directives import HotMethod
 
 
@@ -23,7 +24,7 @@ class DirectivesOptions:
     jdk: str | None
     verify: Path | None
     flags: str | None
-    repetitions: int | None
+    repetitions: Repetitions | None
     db: str | None
     runs: Path
 
@@ -126,7 +127,7 @@ def verify(options: DirectivesOptions, flags: list[str]) -> int:
         update={
             "jdks": [jdk],
             "flags": {name: base_flags, with_name: [*base_flags, *flags]},
-            "repetitions": options.repetitions or max(spec.matrix.repetitions, DEFAULT_REPETITIONS),
+            "repetitions": repetitions_or_auto(spec.matrix, options.repetitions, DEFAULT_REPETITIONS),
             "order": "interleaved",
         }
     )

@@ -30,8 +30,12 @@ def regress_command(
         typer.Option("--flags", help="Two JDKs: the flag set both run (default: the spec's first)."),
     ] = None,
     repetitions: Annotated[
-        int | None,
-        typer.Option("--repetitions", min=2, help="Trials per side (default: the spec's, at least 3)."),
+        str | None,
+        typer.Option(
+            "--repetitions",
+            help="Trials per side, or auto: rounds until the primary measure is decided, up to the spec's "
+            "max_repetitions (default: the spec's repetitions, at least 3, else auto).",
+        ),
     ] = None,
     count: Annotated[
         list[str] | None,
@@ -68,6 +72,7 @@ def regress_command(
     regression (every measure better or equivalent); 1: regressed, or inconclusive unless --inconclusive
     pass (as `jvmlab gate`); 2: a usage error."""
     from jvmlab.cli import regress_run
+    from jvmlab.experiment.spec import parse_repetitions
 
     code = regress_run.run(
         regress_run.RegressOptions(
@@ -76,7 +81,7 @@ def regress_command(
             new,
             jdk,
             flags,
-            repetitions,
+            None if repetitions is None else parse_repetitions(repetitions),
             threshold,
             verify,
             output,

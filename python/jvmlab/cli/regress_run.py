@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from jvmlab.cli.output import print_renderables
 from jvmlab.regress import HintMatch, Regression, RegressPlan, Verification
@@ -18,7 +19,7 @@ class RegressOptions:
     new: str
     jdk: str | None
     flags: str | None
-    repetitions: int | None
+    repetitions: int | Literal["auto"] | None
     threshold: float
     verify: bool
     output: Path

@@ -23,6 +23,7 @@ from jvmlab.cli.output import print_renderables, print_text, stdout_console
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.analysis.nodes import node_losses, trials_per_node
 from jvmlab.experiment.analysis.results import LevelResult, VariantResult, level_results, variant_results
+from jvmlab.experiment.auto_repetitions import Look, budget, run_rounds
 from jvmlab.experiment.execution import executors, interrupt, jdks
 from jvmlab.experiment.execution.plan_lint import lint_plan
 from jvmlab.experiment.execution.run import Plan, Runner, make_plan, rejection_error
@@ -107,6 +108,10 @@ class BarProgress:
             highlight=False,
         )
 
+    def look(self, found: Look, stopped: str | None) -> None:
+        """repetitions = "auto": what the look after a round decided, and whether rounds follow."""
+        self.console.print(f"[bold]{found.text(stopped)}[/bold]", highlight=False)
+
     def _ended(self, trial: TrialRow) -> None:
         if trial.key in self.running:
             self.running.remove(trial.key)
@@ -138,6 +143,10 @@ def execute(spec: ExperimentSpec, text: str, options: RunOptions) -> tuple[int, 
     executor.open()  # a cluster that cannot run trials fails before an experiment is stored
     try:
         store = Store.open(options.db)
+        planned = budget(spec, store, plan.jdks)
+        if planned is not None:
+            style = "yellow" if planned.too_small else "bold"
+            console.print(f"[{style}]{planned.text()}[/{style}]", highlight=False)
         progress = BarProgress(console, spec)
         runner = Runner(
             store, options.runs, jdks.classes_for(spec), progress, options.allow_rejected, executor
@@ -146,7 +155,7 @@ def execute(spec: ExperimentSpec, text: str, options: RunOptions) -> tuple[int, 
         restore = interrupt.install()  # SIGTERM ends the running trials the way Ctrl-C does
         try:
             with progress.bar:
-                trials = runner.run(experiment, plan)
+                trials = run_rounds(runner, experiment, plan, progress.look)
             rows = variant_results(trials, metric_series(store, trials))
             by_level = level_results(trials, store.levels(t.id for t in trials))
         finally:

@@ -164,7 +164,7 @@ def confirm(setup: Setup, kept: list[str], options: TuneOptions) -> int:
     from jvmlab.tune.confirm import TUNED, confirmation_spec, objective_verdicts
     from jvmlab.tune.objectives import objectives_of
 
-    spec = confirmation_spec(setup.spec, setup.jdk.name, kept)
+    spec = confirmation_spec(setup.spec, setup.jdk.name, kept, objectives_of(setup.spec))
     text = "# made by jvmlab tune\n" + json.dumps(spec.model_dump(mode="json"), indent=1)
     run_options = RunOptions(
         Path("-"), options.db, options.runs, executor=options.executor, address=options.address

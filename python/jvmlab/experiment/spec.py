@@ -38,10 +38,15 @@ from pydantic import (
     model_validator,
 )
 
-from jvmlab.errors import JvmLabError, StoreError
+from jvmlab.errors import JvmLabError, StoreError, UsageError
 from jvmlab.load.driver import DEFAULT_TICK_S
 from jvmlab.load.mix import RequestModel
-from jvmlab.stats.defaults import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PERCENT
+from jvmlab.stats.defaults import (
+    AUTO_FIRST_LOOK,
+    DEFAULT_ALPHA,
+    DEFAULT_MAX_REPETITIONS,
+    DEFAULT_THRESHOLD_PERCENT,
+)
 
 PLACEHOLDERS = ("java", "jvm_opts", "workdir", "trial_id", "classes", "jdk_home", "spec_dir", "port")
 # In a load tool's command, besides the above.
@@ -143,16 +148,50 @@ class FlagSet(Strict):
     jdks: list[str] | None = Field(default=None, min_length=1)
 
 
+def _repetitions(least: int) -> BeforeValidator:
+    """A number of repetitions from `least` to 1000, or "auto": one message for both forms."""
+
+    def check(value: Any) -> Any:
+        if value == "auto" or (type(value) is int and least <= value <= 1000):
+            return value
+        raise ValueError(
+            f'a whole number from {least} to 1000, or "auto" (rounds until decided), not {value!r}'
+        )
+
+    return BeforeValidator(check)
+
+
 class Matrix(Strict):
     """JDK selections (names, major versions like "17" or ">=17", "vendor:temurin", or "all") x named flag
     sets, each run `repetitions` times in separate JVMs. A flag set is a list of flags (for every JDK) or a
-    FlagSet table (for some)."""
+    FlagSet table (for some).
+
+    `repetitions = "auto"`: interleaved rounds, from AUTO_FIRST_LOOK a variant, until every variant's primary
+    measure is decided against its baseline (changed or equivalent, docs/methodology.md#verdicts), or until
+    `max_repetitions` rounds or `max_minutes` of trials."""
 
     jdks: list[str] = Field(default=["all"], min_length=1)
     flags: dict[str, list[str] | FlagSet] = Field(default={"default": []}, min_length=1)
-    repetitions: int = Field(default=3, ge=1, le=1000)
+    repetitions: Annotated[int | Literal["auto"], _repetitions(1)] = 3
+    max_repetitions: int = Field(default=DEFAULT_MAX_REPETITIONS, ge=AUTO_FIRST_LOOK, le=1000)
+    max_minutes: float | None = Field(default=None, gt=0)
     order: Literal["interleaved", "sequential"] = "interleaved"
     seed: int = 1
+
+    @model_validator(mode="after")
+    def _auto_is_interleaved(self) -> Matrix:
+        if self.repetitions == "auto" and self.order != "interleaved":
+            raise ValueError('repetitions = "auto" adds interleaved rounds: drop order = "sequential"')
+        return self
+
+    @property
+    def auto(self) -> bool:
+        return self.repetitions == "auto"
+
+    @property
+    def planned_repetitions(self) -> int:
+        """The rounds planned before the run: all of them, or with "auto" those of the first look."""
+        return AUTO_FIRST_LOOK if self.repetitions == "auto" else self.repetitions
 
     @field_validator("flags")
     @classmethod
@@ -165,6 +204,37 @@ class Matrix(Strict):
     def flag_sets(self) -> dict[str, FlagSet]:
         """Every flag set as a FlagSet, in the spec's order."""
         return {name: f if isinstance(f, FlagSet) else FlagSet(flags=f) for name, f in self.flags.items()}
+
+
+Repetitions = int | Literal["auto"]
+
+
+def parse_repetitions(text: str, option: str = "--repetitions", least: int = 2) -> Repetitions:
+    """A command line's repetitions: "auto" (rounds until decided) or a whole number, at least `least`."""
+    if text.strip().lower() == "auto":
+        return "auto"
+    try:
+        n = int(text)
+    except ValueError:
+        n = None
+    if n is None or n < least:
+        raise UsageError(
+            f"{option} {text}: a whole number of at least {least}, or auto (rounds until decided)"
+        )
+    return n
+
+
+def repetitions_or_auto(
+    matrix: Matrix, given: Repetitions | None, least: int = AUTO_FIRST_LOOK
+) -> Repetitions:
+    """The repetitions of a comparison a command makes (regress, verification runs): as given, else the
+    spec's when it sets them (at least `least`), else "auto"."""
+    said: Repetitions | None = given
+    if said is None and "repetitions" in matrix.model_fields_set:
+        said = matrix.repetitions
+    if said is None or said == "auto":
+        return "auto"
+    return said if given is not None else max(said, least)
 
 
 class Level(Strict):
@@ -319,6 +389,10 @@ class Compare(Strict):
     baseline: str | None = None
     alpha: float = Field(default=DEFAULT_ALPHA, gt=0, lt=0.5)
     threshold_percent: float = Field(default=DEFAULT_THRESHOLD_PERCENT, ge=0)
+    # The measures the experiment is about, judged each on its own (`repetitions = "auto"` adds rounds until
+    # they are decided); default: the workload's metric (else its run time), or throughput and P99 latency
+    # at each load level.
+    primary: list[str] | None = Field(default=None, min_length=1)
 
 
 class TuneObjective(Strict):
@@ -397,7 +471,8 @@ class Tune(Strict):
     prune: bool = True  # stop a candidate's trial early when its metric trails the best ones
     heap_mb: tuple[int, int] = (128, 2048)  # the built-in space's -Xmx range
     current: list[str] | None = None  # the flags in use today: the confirmation compares them too
-    confirm_repetitions: int = Field(default=5, ge=2)  # trials per side of the confirmation experiment
+    # trials per side of the confirmation experiment; "auto": rounds until the objectives are decided
+    confirm_repetitions: Annotated[int | Literal["auto"], _repetitions(2)] = "auto"
 
 
 class ExperimentSpec(Strict):
@@ -477,15 +552,22 @@ def parse_spec(data: dict[str, Any], *, source: str = "<spec>", spec_dir: str = 
 
 
 def _check_goals(spec: ExperimentSpec, source: str) -> None:
-    if not spec.goals:
+    """The goals' and [compare] primary's measures exist (for this workload's metric and counted calls)."""
+    if not spec.goals and not spec.compare.primary:
         return
     # Deferred: the measures' vocabulary reads the store's tables (SQLAlchemy); a spec alone does not.
     from jvmlab.experiment.analysis.goals import GoalError, check_goals
     from jvmlab.experiment.analysis.measures import measures
 
+    known = measures(spec.workload.metric, spec.telemetry.count)
+    unknown = [m for m in spec.compare.primary or () if m not in known]
+    if unknown:
+        raise SpecError(
+            f"{source}: compare.primary: unknown measure {unknown[0]!r}; known: {', '.join(known)}"
+        )
     levels = [lv.label for lv in spec.load.levels] if spec.load else []
     try:
-        check_goals(spec.goals, measures(spec.workload.metric, spec.telemetry.count), levels, source)
+        check_goals(spec.goals, known, levels, source)
     except GoalError as e:
         raise SpecError(str(e)) from None
 

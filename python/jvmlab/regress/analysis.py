@@ -11,11 +11,12 @@ from pathlib import Path
 
 import numpy as np
 
-from jvmlab.experiment.analysis.comparison import Cell, Comparison, stored_comparison
+from jvmlab.experiment.analysis.comparison import Cell, Comparison, sequential_change, stored_comparison
 from jvmlab.experiment.analysis.gate import judge_regression
 from jvmlab.experiment.analysis.goals import FAIL, INCONCLUSIVE, NO_DATA
 from jvmlab.experiment.analysis.measures import headline_measures
 from jvmlab.experiment.analysis.results import CALLS, calls_of
+from jvmlab.experiment.auto_repetitions import DECIDED, MAX_MINUTES, MAX_REPETITIONS, ROUNDS_KEY
 from jvmlab.experiment.storage import OK, Store, TrialRow
 from jvmlab.profile.diff import FrameChange, frame_changes
 from jvmlab.profile.model import Profile
@@ -107,6 +108,8 @@ class Regression:
     events: tuple[EventDelta, ...]
     event_note: str
     hints: tuple[HintMatch, ...]
+    repetitions: int = 0  # successful trials on the side with fewer
+    stopped: str | None = None  # repetitions = "auto": why the rounds stopped (experiment.auto_repetitions)
 
     @property
     def regressed(self) -> tuple[MeasureRow, ...]:
@@ -130,6 +133,8 @@ class Regression:
 def primary_change(c: Comparison, base: Cell, new: Cell) -> Change:
     """The primary measure's change tested on its own: named before the run, it is one hypothesis, not
     one of many (its q-value is its p-value), as jvmlab.verify judges a targeted measure."""
+    if c.sequential is not None:  # repetitions = "auto": at the share of alpha of the look that stopped
+        return sequential_change(c.sequential, base.values, new.values)
     return tested_alone(relative_change(base.values, new.values, alpha=c.alpha), c.alpha)
 
 
@@ -293,7 +298,22 @@ def analyse(
         events=tuple(events),
         event_note="; ".join(x for x in (b_note, n_note) if x),
         hints=tuple(hints),
+        repetitions=min(len(ts) for ts in by_side.values()),
+        stopped=rounds_stopped(exp.environment),
     )
+
+
+def rounds_stopped(environment: dict | None) -> str | None:
+    """Why the rounds of a `repetitions = "auto"` experiment stopped; None for a fixed number."""
+    rounds = (environment or {}).get(ROUNDS_KEY) or {}
+    return rounds.get("stopped")
+
+
+def repetitions_text(repetitions: int, stopped: str | None) -> str:
+    """'3 repetitions a side', with how "auto" ended."""
+    how = {DECIDED: "auto: decided", MAX_REPETITIONS: "auto: budget spent", MAX_MINUTES: "auto: time spent"}
+    said = f" ({how[stopped]})" if stopped in how else ""
+    return f"{repetitions} repetitions a side{said}"
 
 
 def without_data(r: Regression) -> bool:

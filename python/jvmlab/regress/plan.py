@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from jvmlab.errors import UsageError
-from jvmlab.experiment.spec import ExperimentSpec, ProfileSpec
+from jvmlab.experiment.spec import ExperimentSpec, ProfileSpec, Repetitions, repetitions_or_auto
 from jvmlab.jfr.events import REGRESSION_EVENTS
 
-DEFAULT_REPETITIONS = 3  # the fewest for a CI on each side and on the profiles' frames
+# With a number of repetitions, at least this many: the fewest for a CI on each side and on the profiles'
+# frames. Without one (neither --repetitions nor the spec's): "auto", rounds until the primary measure is
+# decided.
+DEFAULT_REPETITIONS = 3
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,7 @@ def plan_regress(
     *,
     jdk: str | None = None,
     flag_set: str | None = None,
-    repetitions: int | None = None,
+    repetitions: Repetitions | None = None,
     count: Sequence[str] = (),
 ) -> RegressPlan:
     """The two sides, and the spec that runs them (interleaved, profiled, JFR events on)."""
@@ -126,12 +129,12 @@ def plan_regress(
 
 
 def regress_spec(
-    spec: ExperimentSpec, base: Side, new: Side, repetitions: int | None, count: Sequence[str] = ()
+    spec: ExperimentSpec, base: Side, new: Side, repetitions: Repetitions | None, count: Sequence[str] = ()
 ) -> ExperimentSpec:
     sets = spec.matrix.flags
     jdks = list(dict.fromkeys([base.jdk, new.jdk]))
     flags = {fs: sets[fs] for fs in dict.fromkeys([base.flag_set, new.flag_set])}
-    reps = repetitions or max(spec.matrix.repetitions, DEFAULT_REPETITIONS)
+    reps = repetitions_or_auto(spec.matrix, repetitions, DEFAULT_REPETITIONS)
     matrix = spec.matrix.model_copy(
         update={"jdks": jdks, "flags": flags, "repetitions": reps, "order": "interleaved"}
     )
@@ -157,7 +160,9 @@ def regress_spec(
     )
 
 
-def verify_spec(plan: RegressPlan, hint: str, flags: Sequence[str], repetitions: int) -> ExperimentSpec:
+def verify_spec(
+    plan: RegressPlan, hint: str, flags: Sequence[str], repetitions: Repetitions
+) -> ExperimentSpec:
     """The third variant, flag set NEW.HINT: the new side with the hint's flags, run against the new side as
     it was (both again, interleaved: the first run's numbers are from another time)."""
     spec = plan.spec

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from jvmlab.experiment.analysis.comparison import stored_comparison
 from jvmlab.experiment.analysis.measures import guard_measures
 from jvmlab.experiment.storage import Store
-from jvmlab.regress.analysis import MeasureRow, Regression, measure_rows
+from jvmlab.regress.analysis import MeasureRow, Regression, measure_rows, rounds_stopped
 from jvmlab.stats import CONFIRMED, HARMFUL, NO_EFFECT, WORSE, flag_verdict
 
 
@@ -27,6 +27,8 @@ class Verification:
     recovered: tuple[tuple[str, float | None, float | None, float | None], ...]
 
     harmed: tuple[str, ...] = ()  # measures worse with the flag
+    repetitions: int = 0  # successful trials on the side with fewer
+    stopped: str | None = None  # repetitions = "auto": why the rounds stopped
 
     @property
     def reason(self) -> str:
@@ -62,4 +64,9 @@ def judge(regression: Regression, store: Store, experiment_id: int, hint: str, f
         for r in targets
     )
     harmed_labels = tuple(r.label for r in harmed)
-    return Verification(hint, flag, experiment_id, with_flag, tuple(rows), verdict, recovered, harmed_labels)
+    exp = store.experiment(str(experiment_id))
+    per_side = min(v.ok for v in c.variants) if c.variants else 0
+    return Verification(
+        hint, flag, experiment_id, with_flag, tuple(rows), verdict, recovered, harmed_labels,
+        per_side, rounds_stopped(exp.environment if exp is not None else None),
+    )  # fmt: skip

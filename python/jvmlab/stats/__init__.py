@@ -21,6 +21,7 @@ from jvmlab.stats.defaults import (
 )
 from jvmlab.stats.estimate import Estimate, coefficient_of_variation_percent, estimate
 from jvmlab.stats.quality import Observation, QualityWarning, quality_warnings
+from jvmlab.stats.sequential import SequentialPlan
 from jvmlab.stats.steady import (
     CLASSIFICATIONS,
     FLAT,
@@ -82,6 +83,7 @@ __all__ = [
     "Observation",
     "QualityWarning",
     "Segment",
+    "SequentialPlan",
     "SteadyState",
     "benjamini_hochberg",
     "coefficient_of_variation_percent",

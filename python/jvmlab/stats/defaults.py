@@ -17,3 +17,8 @@ DEFAULT_SEED = 0
 # A change smaller than this (percent) is one nobody acts on: within +-it, two variants are equivalent; a
 # change is called better or worse only beyond it (docs/methodology.md#verdicts). `--threshold` sets it.
 DEFAULT_THRESHOLD_PERCENT = 5.0
+# `repetitions = "auto"` (stats.sequential): the first look comes after this many values a side (the fewest
+# for a CI on each), and rounds are added up to the budget below: 20 values a side find a 10% change 90% of
+# the time at a CV up to 5%, the noise of short trials on a busy 2-core machine (docs/methodology.md).
+AUTO_FIRST_LOOK = 3
+DEFAULT_MAX_REPETITIONS = 20

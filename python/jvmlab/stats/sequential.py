@@ -18,6 +18,7 @@ import scipy.stats
 
 from jvmlab.errors import UsageError
 from jvmlab.stats.change import relative_change
+from jvmlab.stats.defaults import AUTO_FIRST_LOOK, DEFAULT_MAX_REPETITIONS
 from jvmlab.stats.verdict import Verdict, judge, spent_alpha
 
 
@@ -25,8 +26,8 @@ from jvmlab.stats.verdict import Verdict, judge, spent_alpha
 class SequentialPlan:
     alpha: float
     threshold_percent: float
-    min_repetitions: int = 3
-    max_repetitions: int = 20
+    min_repetitions: int = AUTO_FIRST_LOOK
+    max_repetitions: int = DEFAULT_MAX_REPETITIONS
 
     def __post_init__(self) -> None:
         if not 2 <= self.min_repetitions <= self.max_repetitions:

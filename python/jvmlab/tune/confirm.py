@@ -1,6 +1,6 @@
 """The confirmation experiment after a search: the best configuration against the JDK's defaults (and the
-flags in use today, when the spec gives them), with enough repetitions for a confidence interval, compared
-with the defaults as the baseline and judged against the spec's [goals]."""
+flags in use today, when the spec gives them), in rounds until its objectives are decided (or the spec's
+`confirm_repetitions`), compared with the defaults as the baseline and judged against the spec's [goals]."""
 
 from __future__ import annotations
 
@@ -14,7 +14,11 @@ from jvmlab.tune.objectives import Objective
 DEFAULTS, TUNED, CURRENT = "defaults", "tuned", "current"
 
 
-def confirmation_spec(source: ExperimentSpec, jdk: str, tuned: Sequence[str]) -> ExperimentSpec:
+def confirmation_spec(
+    source: ExperimentSpec, jdk: str, tuned: Sequence[str], objectives: Sequence[Objective]
+) -> ExperimentSpec:
+    """The confirmation's spec: its objectives are its primary measures (with `confirm_repetitions = "auto"`,
+    rounds until each is decided)."""
     assert source.tune is not None
     flags: dict[str, list[str]] = {DEFAULTS: [], TUNED: list(tuned)}
     if source.tune.current is not None:
@@ -28,7 +32,8 @@ def confirmation_spec(source: ExperimentSpec, jdk: str, tuned: Sequence[str]) ->
         "flags": flags,
         "repetitions": source.tune.confirm_repetitions,
     }
-    data["compare"] = {**data["compare"], "baseline": DEFAULTS}
+    primary = list(dict.fromkeys(o.measure.name for o in objectives))
+    data["compare"] = {**data["compare"], "baseline": DEFAULTS, "primary": primary}
     data["tune"] = None
     spec = ExperimentSpec.model_validate(data)
     return spec.model_copy(update={"spec_dir": source.spec_dir})

@@ -4,7 +4,7 @@ says for each whether it is confirmed, not confirmed or harmful, with its side e
 Sits above jvmlab.experiment: it plans experiments and reads their comparisons."""
 
 from jvmlab.verify.outcome import RecommendationResult, verification_results
-from jvmlab.verify.plan import CURRENT, Candidate, candidates, follow_up_spec, repetitions_for
+from jvmlab.verify.plan import CURRENT, Candidate, candidates, follow_up_spec
 
 __all__ = [
     "CURRENT",
@@ -12,6 +12,5 @@ __all__ = [
     "RecommendationResult",
     "candidates",
     "follow_up_spec",
-    "repetitions_for",
     "verification_results",
 ]

@@ -7,7 +7,8 @@ outcomes of every verdict of jvmlab (docs/methodology.md#verdicts) read as a fla
 - harmful: the targeted measure got worse, or a guard measure did (the workload's own metric, throughput,
   P99 latency, GC overhead);
 - no effect: the targeted measure is equivalent (its whole CI within +-threshold);
-- inconclusive: none of these at this many repetitions; more decide it.
+- inconclusive: none of these at this many repetitions; more decide it (the follow-up runs rounds until the
+  targeted measures are decided, within its budget: experiment.auto_repetitions).
 
 Measures of the whole run (GC counts, pauses, overhead) compare each trial's figures; latency and
 throughput compare each load level's. Side effects and guards: every other measure judged with the
@@ -138,7 +139,7 @@ def all_changes(
 
     def one(name: str, level: str | None, change: Change) -> MeasuredChange:
         if name == target:
-            change = tested_alone(change, comparison.alpha)
+            change = tested_alone(change, target_alpha(comparison, change))
         return measured(comparison, name, level, change, threshold_percent)
 
     out = [one(n, None, c) for n, c in trial_changes(comparison, ok, base, variant).items()]
@@ -150,6 +151,14 @@ def all_changes(
             if cell is not None and cell.change is not None:
                 out.append(one(name, block.level, cell.change))
     return out
+
+
+def target_alpha(comparison: Comparison, change: Change) -> float:
+    """The targeted measure's test level: alpha, or under `repetitions = "auto"` the share of alpha of the
+    look at its number of values a side."""
+    if comparison.sequential is None:
+        return comparison.alpha
+    return comparison.sequential.level_at(min(change.n_baseline, change.n_variant))
 
 
 def judge_candidate(target: Sequence[MeasuredChange], guards: Sequence[MeasuredChange]) -> str:

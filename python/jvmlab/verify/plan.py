@@ -1,5 +1,6 @@
-"""From advice to a follow-up experiment: which recommendations to try, the flag set of each, the measure it
-should move, and how many repetitions it takes to see that (the power table of docs/methodology.md)."""
+"""From advice to a follow-up experiment: which recommendations to try, the flag set of each, and the measure
+it should move: the follow-up's primary measures, which `repetitions = "auto"` (the default) runs rounds
+until decided (docs/methodology.md#repetitions-until-decided)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from jvmlab.advise import Advice, Finding
-from jvmlab.experiment.spec import ExperimentSpec
+from jvmlab.experiment.spec import ExperimentSpec, Repetitions
 
 CURRENT = "current"  # the flag set of the flags as they are: every recommendation is compared with it
 DEFAULT_TOP = 3
@@ -24,12 +25,6 @@ MEASURE_OF_EFFECT = {
     "latency_p99_ms": "p99_ms",
     "throughput": "throughput_rps",
 }
-# Repetitions per side (docs/methodology.md, power of Welch's test at alpha 0.01, CV 3 %): an effect that
-# removes a kind of collection (-100 %) or halves a rate is seen with 5 in all but the noisiest runs; an
-# effect on a continuous figure (pause, latency, overhead), expected around 10 %, needs 7 for ~99 %.
-REPETITIONS_LARGE_EFFECT = 5
-REPETITIONS_SMALL_EFFECT = 7
-LARGE_EFFECT_MEASURES = ("full_gc_count", "gc_count", "young_gc_per_min")
 
 
 @dataclass(frozen=True)
@@ -95,19 +90,13 @@ def candidates(
     return out
 
 
-def repetitions_for(cands: Sequence[Candidate]) -> int:
-    if all(c.measure in LARGE_EFFECT_MEASURES for c in cands):
-        return REPETITIONS_LARGE_EFFECT
-    return REPETITIONS_SMALL_EFFECT
-
-
 def follow_up_spec(
     source: ExperimentSpec,
     jdk: str,
     current: Sequence[str],
     cands: Sequence[Candidate],
     *,
-    repetitions: int,
+    repetitions: Repetitions,
     name: str | None = None,
 ) -> ExperimentSpec:
     """The source's workload, load and telemetry on one JDK: the current flags and one flag set per
@@ -118,7 +107,9 @@ def follow_up_spec(
     data["name"] = name or f"{source.name}-verify"
     data["description"] = "jvmlab advise --verify: " + ", ".join(c.finding_id for c in cands)
     data["matrix"] = {**data["matrix"], "jdks": [jdk], "flags": flags, "repetitions": repetitions}
-    data["compare"] = {**data["compare"], "baseline": CURRENT}
+    # the measures the recommendations name are what the follow-up is about ("auto" runs until decided)
+    targets = list(dict.fromkeys(c.measure for c in cands))
+    data["compare"] = {**data["compare"], "baseline": CURRENT, "primary": targets}
     data["goals"] = {}
     spec = ExperimentSpec.model_validate(data)
     return spec.model_copy(update={"spec_dir": source.spec_dir})

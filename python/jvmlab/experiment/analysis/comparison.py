@@ -13,7 +13,7 @@ from typing import Any
 
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.analysis.goals import GoalVerdict, goals_for, judge_variant
-from jvmlab.experiment.analysis.measures import STEADY, Measure, measures
+from jvmlab.experiment.analysis.measures import STEADY, Measure, measures, primary_measures
 from jvmlab.experiment.analysis.results import since_ready
 from jvmlab.experiment.spec import ExperimentSpec, stored_spec
 from jvmlab.experiment.storage import OK, ExperimentRow, LevelRow, Store, TrialRow
@@ -22,6 +22,7 @@ from jvmlab.stats import (
     Estimate,
     Observation,
     QualityWarning,
+    SequentialPlan,
     SteadyState,
     Verdict,
     compare_metrics,
@@ -29,7 +30,9 @@ from jvmlab.stats import (
     estimate,
     judge,
     quality_warnings,
+    relative_change,
     steady_state,
+    tested_alone,
 )
 
 Values = dict[str, list[float | None]]  # measure -> one value per successful trial
@@ -80,6 +83,10 @@ class Comparison:
     variants: list[VariantInfo]
     blocks: list[Block]
     warnings: list[QualityWarning]
+    # repetitions = "auto": the looks' plan; each primary measure is then judged on its own at the share of
+    # alpha of its last look (the look that stopped the rounds), not among the other measures
+    sequential: SequentialPlan | None = None
+    primary: tuple[str, ...] = ()
 
     def variant(self, name: str) -> VariantInfo:
         return next(v for v in self.variants if v.variant == name)
@@ -137,19 +144,37 @@ def _level_values(table: Mapping[str, Measure], rows: Sequence[LevelRow]) -> Val
     return {name: [m.of_level(r) for r in rows] for name, m in table.items() if m.of_level is not None}
 
 
+def sequential_change(
+    plan: SequentialPlan, base: Sequence[float | None], own: Sequence[float | None]
+) -> Change:
+    """A primary measure's change under `repetitions = "auto"`: on its own, at its look's share of alpha."""
+    level = plan.level_at(min(_count(base), _count(own)))
+    return tested_alone(relative_change(base, own, alpha=level), level)
+
+
+def _count(values: Sequence[float | None]) -> int:
+    return sum(v is not None for v in values)
+
+
 def _block(
     level: tuple[str, float] | None,
     values: Mapping[str, Values],
     baselines: Mapping[str, str | None],
     spec: ExperimentSpec,
+    sequential: SequentialPlan | None = None,
 ) -> Block:
     alpha, threshold = spec.compare.alpha, spec.compare.threshold_percent
+    primary = primary_of(spec)
     cells: dict[str, dict[str, Cell]] = {}
     changes: dict[str, dict[str, Change]] = {}
     for variant, own in values.items():
         base = baselines.get(variant)
         if base is not None and base != variant and base in values:
             changes[variant] = compare_metrics(values[base], own, alpha=alpha)
+            if sequential is not None:
+                for m in primary:
+                    if m in own and m in values[base]:
+                        changes[variant][m] = sequential_change(sequential, values[base][m], own[m])
     for variant, own in values.items():
         for measure, vs in own.items():
             change = changes.get(variant, {}).get(measure)
@@ -187,6 +212,7 @@ def compare_experiment(
         spec = spec.model_copy(update={"compare": spec.compare.model_copy(update=update)})
     metric = spec.workload.metric
     table = measures(metric, spec.telemetry.count)
+    sequential = sequential_plan(spec)
     ordered = sorted(trials, key=lambda t: (t.jdk, t.flag_set, t.position))
     by_variant: dict[str, list[TrialRow]] = {}
     for t in ordered:
@@ -202,14 +228,14 @@ def compare_experiment(
     blocks = []
     if spec.load is None:
         values = {v: _trial_values(table, rows, steady) for v, rows in ok.items()}
-        blocks.append(_block(None, values, baselines, spec))
+        blocks.append(_block(None, values, baselines, spec, sequential))
     for position, lv in enumerate(spec.load.levels if spec.load else []):
         at = {
             v: [r for t in rows for r in levels.get(t.id, []) if r.position == position]
             for v, rows in ok.items()
         }
         values = {v: _level_values(table, rows) for v, rows in at.items() if rows}
-        blocks.append(_block((lv.label, lv.rate), values, baselines, spec))
+        blocks.append(_block((lv.label, lv.rate), values, baselines, spec, sequential))
     warnings = _warnings(spec, ordered, levels)
     name = metric.name if metric else None
     return Comparison(
@@ -223,6 +249,26 @@ def compare_experiment(
         infos,
         blocks,
         warnings,
+        sequential,
+        primary_of(spec),
+    )
+
+
+def primary_of(spec: ExperimentSpec) -> tuple[str, ...]:
+    """The spec's primary measures ([compare] primary), else the workload's (measures.primary_measures)."""
+    if spec.compare.primary:
+        return tuple(spec.compare.primary)
+    metric = spec.workload.metric
+    return primary_measures(metric.name if metric else None, spec.load is not None)
+
+
+def sequential_plan(spec: ExperimentSpec) -> SequentialPlan | None:
+    """The looks of a `repetitions = "auto"` experiment (None for a fixed number of repetitions)."""
+    if not spec.matrix.auto:
+        return None
+    c = spec.compare
+    return SequentialPlan(
+        c.alpha, c.threshold_percent, spec.matrix.planned_repetitions, spec.matrix.max_repetitions
     )
 
 

@@ -216,6 +216,15 @@ def guard_measures(metric: str | None) -> frozenset[str]:
     return frozenset(GUARD_MEASURES) | ({metric, STEADY} if metric else frozenset())
 
 
+def primary_measures(metric: str | None, has_levels: bool) -> tuple[str, ...]:
+    """What an experiment is about, judged before anything else (`repetitions = "auto"` runs rounds until
+    these are decided): the workload's own metric, else its run time; with load levels, throughput and P99
+    latency at each level (an open-model load keeps throughput at the rate until the service saturates)."""
+    if has_levels:
+        return ("throughput_rps", "p99_ms")
+    return (metric or "elapsed_s",)
+
+
 def headline_measures(metric: str | None, has_levels: bool, known: Collection[str]) -> list[str]:
     """The workload metric (mean, steady state) first, then the GC and process headline figures; with load
     levels, throughput, latency and GC per minute."""

@@ -72,3 +72,13 @@ def plan(
     else:
         raise ValueError(f"unknown order {order!r}")
     return [PlannedTrial(i, v, rep, level) for i, ((v, level), rep) in enumerate(sequence)]
+
+
+def round_of(
+    all_variants: Sequence[Variant], repetition: int, *, seed: int = 1, levels: Sequence[str] | None = None
+) -> list[PlannedTrial]:
+    """Round `repetition` (from 1) of the interleaved plan, in the order plan() gives it: the round that
+    `repetitions = "auto"` adds after a look (positions from 0: the store places it after the others)."""
+    trials = plan(all_variants, repetition, order="interleaved", seed=seed, levels=levels)
+    per_round = len(trials) // repetition
+    return [PlannedTrial(i, t.variant, t.repetition, t.level) for i, t in enumerate(trials[-per_round:])]

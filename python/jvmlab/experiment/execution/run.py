@@ -23,7 +23,7 @@ from jvmlab.errors import InputError, JvmLabError, os_error_reason
 from jvmlab.experiment.execution import interrupt
 from jvmlab.experiment.execution.counting import check_counting
 from jvmlab.experiment.execution.executor import Executor, Finished, LocalExecutor, TrialJob
-from jvmlab.experiment.execution.planner import PlannedTrial, Variant, plan, variants
+from jvmlab.experiment.execution.planner import PlannedTrial, Variant, plan, round_of, variants
 from jvmlab.experiment.execution.trial import TrialSetup
 from jvmlab.experiment.execution.verdict import FlagVerdict
 from jvmlab.experiment.spec import ExperimentSpec
@@ -100,6 +100,13 @@ class Plan:
         by_key = {t.variant.key: t.variant for t in self.trials}
         return [by_key[key] for key in self.verdicts]
 
+    def round(self, repetition: int) -> list[PlannedTrial]:
+        """Round `repetition` (from 1) of the interleaved order: what `repetitions = "auto"` adds after a
+        look."""
+        return round_of(
+            self.variants, repetition, seed=self.spec.matrix.seed, levels=_fresh_levels(self.spec)
+        )
+
 
 def make_plan(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> Plan:
     """Resolves the spec's JDKs and checks every JDK x flag set (rejections are kept, not raised)."""
@@ -115,12 +122,22 @@ def make_plan(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> 
     for names, group in _groups(applies).items():  # one check per set of JDKs: the checks run in parallel
         checked |= check([jdks[n] for n in names], {fs: _flag_lists(spec)[fs] for fs in group})
     verdicts = {v.key: checked[(v.jdk, v.flag_set)] for v in all_variants}
-    fresh = spec.load is not None and spec.load.mode == "fresh"
-    levels = [lv.label for lv in spec.load.levels] if fresh and spec.load is not None else None
+    levels = _fresh_levels(spec)
     trials = plan(
-        all_variants, spec.matrix.repetitions, order=spec.matrix.order, seed=spec.matrix.seed, levels=levels
+        all_variants,
+        spec.matrix.planned_repetitions,
+        order=spec.matrix.order,
+        seed=spec.matrix.seed,
+        levels=levels,
     )
     return Plan(spec, jdks, verdicts, trials)
+
+
+def _fresh_levels(spec: ExperimentSpec) -> list[str] | None:
+    """The load levels when each takes a fresh JVM (a trial per variant x level), else None."""
+    if spec.load is None or spec.load.mode != "fresh":
+        return None
+    return [lv.label for lv in spec.load.levels]
 
 
 def _flag_lists(spec: ExperimentSpec) -> dict[str, list[str]]:
@@ -181,7 +198,7 @@ def jdk_info(jdk: Any, verdict: FlagVerdict | None) -> dict[str, Any]:
     }
 
 
-def trial_rows(p: Plan) -> list[dict[str, Any]]:
+def trial_rows(trials: Sequence[PlannedTrial]) -> list[dict[str, Any]]:
     return [
         {
             "position": t.position,
@@ -193,7 +210,7 @@ def trial_rows(p: Plan) -> list[dict[str, Any]]:
             "repetition": t.repetition,
             "level": t.level,
         }
-        for t in p.trials
+        for t in trials
     ]
 
 
@@ -256,7 +273,7 @@ class Runner:
             spec=p.spec.model_dump(mode="json"),
             environment=env,
             run_dir=str(run_dir),
-            trials=trial_rows(p),
+            trials=trial_rows(p.trials),
         )
 
     def resumable(self, p: Plan, spec_text: str) -> int:

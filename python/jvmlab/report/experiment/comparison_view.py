@@ -110,13 +110,17 @@ def tone(measure: Measure, cell: Cell) -> str:
     return outcome if outcome in MARKS else DIFFERENT  # increased or decreased: no better direction
 
 
-def cell_view(measure: Measure, cell: Cell | None) -> CellView:
+def cell_view(measure: Measure, cell: Cell | None, noise: bool = False) -> CellView:
+    """A measure of a variant: its mean ± the CI's half width, its change and verdict; `noise`: with the CV
+    of its single runs (for the primary measures: the noise each verdict had to see through)."""
     if cell is None or cell.estimate.n == 0:
         return CellView(units.MISSING, "", "", "")
     e = cell.estimate
     value = number(e.mean)
     if e.mean is not None and e.ci_low is not None and e.ci_high is not None and e.n > 1:
         value += f" ±{number((e.ci_high - e.ci_low) / 2, decimals(e.mean))}"  # as precise as the mean
+    if noise and e.cv_percent is not None:
+        value += f" CV {e.cv_percent:.1f}%"
     t = tone(measure, cell)
     c = cell.change
     if not t or c is None:
@@ -141,7 +145,10 @@ def table_view(c: Comparison, block: Block, names: Sequence[str]) -> TableView:
     shown = [n for n in names if n in block.cells]
     title = "whole run" if block.level is None else f"level {block.level} ({block.rate:g} req/s)"
     rows = tuple(
-        (v.variant, tuple(cell_view(c.measures[n], block.cells[n].get(v.variant)) for n in shown))
+        (
+            v.variant,
+            tuple(cell_view(c.measures[n], block.cells[n].get(v.variant), n in c.primary) for n in shown),
+        )
         for v in c.variants
         if any(v.variant in block.cells[n] for n in shown)
     )

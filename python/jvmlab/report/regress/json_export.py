@@ -25,6 +25,7 @@ def to_json(r: Regression, refused: dict[str, str], v: Verification | None) -> s
         "regressed": bool(r.regressed),
         "exit_code": r.exit_code(),
         "alpha": r.alpha,
+        "repetitions": {"per_side": r.repetitions, "auto_stopped": r.stopped},
         "measures": [
             {
                 "measure": m.measure,
@@ -95,6 +96,7 @@ def to_json(r: Regression, refused: dict[str, str], v: Verification | None) -> s
             "variant": v.variant,
             "verdict": v.verdict,
             "reason": v.reason,
+            "repetitions": {"per_side": v.repetitions, "auto_stopped": v.stopped},
             # per measure that regressed: the base's mean (first run), the new side's and with the flag
             "measures": [{"measure": m, "base": b, "new": n, "with_flag": h} for m, b, n, h in v.recovered],
         },

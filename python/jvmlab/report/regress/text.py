@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from jvmlab.regress import Regression, Verification
+from jvmlab.regress.analysis import repetitions_text
 from jvmlab.report.regress import view
 from jvmlab.report.verdicts import FLAG_STYLE, OUTCOME_STYLE
 
@@ -31,7 +32,10 @@ def regress_renderables(
     r: Regression, refused: dict[str, str], verification: Verification | None, note: str = ""
 ) -> list[RenderableType]:
     out: list[RenderableType] = []
-    head = f"regress: {r.new.variant} against {r.base.variant} (experiment {r.experiment_id})"
+    head = (
+        f"regress: {r.new.variant} against {r.base.variant} (experiment {r.experiment_id}, "
+        f"{repetitions_text(r.repetitions, r.stopped)})"
+    )
     out.append(Text(head, style="bold"))
     for note in dict.fromkeys(side.note for side in (r.base, r.new) if side.note):
         out.append(Text(note, style="dim"))
@@ -84,7 +88,8 @@ def regress_renderables(
         out.append(
             Text.assemble(
                 ("verify: ", "bold"),
-                f"{v.flag} on {v.variant} (experiment {v.experiment_id}): ",
+                f"{v.flag} on {v.variant} (experiment {v.experiment_id}, "
+                f"{repetitions_text(v.repetitions, v.stopped)}): ",
                 (v.verdict, FLAG_STYLE.get(v.verdict, "")),
                 f": {v.reason}",
             )
