@@ -2,7 +2,7 @@
 per case, RUNS comparisons of normal values with a coefficient of variation (the noise of single runs), one
 value a side added per round until the plan decides or its budget ends.
 
-    python bench/verdicts.py [--runs 10000] [--noise 3,5,8] [--alpha 0.05] [--threshold 5] [--max 20]
+    python bench/verdicts.py [--runs 10000] [--noise 2,3,5] [--alpha 0.01] [--threshold 5] [--max 20]
 
 Prints, per noise level: A/A (no change) "changed" and "equivalent" rates; a change of +-10 %: detected
 ("changed" the right way) and wrongly "equivalent"; the median and mean values a side taken. Targets (the
@@ -15,6 +15,12 @@ import argparse
 
 import numpy as np
 
+from jvmlab.stats.defaults import (
+    AUTO_FIRST_LOOK,
+    DEFAULT_ALPHA,
+    DEFAULT_MAX_REPETITIONS,
+    DEFAULT_THRESHOLD_PERCENT,
+)
 from jvmlab.stats.sequential import SequentialPlan, run_until_decided
 from jvmlab.stats.verdict import DECREASED, EQUIVALENT, INCREASED
 
@@ -44,10 +50,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=10000)
     ap.add_argument("--noise", default="2,3,5", help="coefficients of variation of single runs, percent")
-    ap.add_argument("--alpha", type=float, default=0.05)
-    ap.add_argument("--threshold", type=float, default=5.0)
-    ap.add_argument("--min", type=int, default=3)
-    ap.add_argument("--max", type=int, default=20)
+    ap.add_argument("--alpha", type=float, default=DEFAULT_ALPHA)
+    ap.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD_PERCENT)
+    ap.add_argument("--min", type=int, default=AUTO_FIRST_LOOK)
+    ap.add_argument("--max", type=int, default=DEFAULT_MAX_REPETITIONS)
     args = ap.parse_args()
     plan = SequentialPlan(args.alpha, args.threshold, args.min, args.max)
     print(

@@ -34,6 +34,7 @@ def small_study() -> dict:
         {"name": n, "rate": r, "warmup_s": 0.2, "duration_s": SECONDS} for n, r in RATES.items()
     ]
     data["trial"].update(cooldown_s=0, timeout_s=90)
+    data["telemetry"]["sample_interval_s"] = 0.25  # a few process samples in each 1 s window
     return data
 
 
