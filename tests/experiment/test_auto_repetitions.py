@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import run_driver
 
+from jvmlab.cli.main import main
 from jvmlab.errors import UsageError
 from jvmlab.experiment.analysis.comparison import stored_comparison
 from jvmlab.experiment.auto_repetitions import (
@@ -20,10 +21,12 @@ from jvmlab.experiment.auto_repetitions import (
     ROUNDS_KEY,
     budget,
     run_rounds,
+    stored_rounds,
 )
 from jvmlab.experiment.execution.planner import Variant, plan, round_of
 from jvmlab.experiment.execution.run import make_plan
 from jvmlab.experiment.spec import Matrix, SpecError, parse_repetitions, parse_spec, repetitions_or_auto
+from jvmlab.report.rounds_view import rounds_section
 from jvmlab.stats import DECREASED, EQUIVALENT, INCONCLUSIVE, INCREASED
 
 # The metric of a trial: -Dmean=M, spread by -Dcv=C percent with a normal draw seeded by the trial's id.
@@ -110,6 +113,25 @@ def test_noise_beyond_the_budget_stops_at_max_repetitions_inconclusive(tmp_path)
     assert "budget spent (4 rounds)" in looks[-1][0].text(MAX_REPETITIONS)
     c = stored_comparison(store, str(experiment))
     assert c.blocks[0].cells["ops"]["fake-17/other"].verdict.outcome == INCONCLUSIVE
+    # The looks are kept with their verdicts, and the report shows them with why the rounds stopped.
+    rounds = stored_rounds(store.experiment(experiment).environment)
+    assert rounds is not None and rounds.stopped == MAX_REPETITIONS
+    assert [(x.rounds, [v.outcome for v in x.verdicts]) for x in rounds.looks] == [
+        (3, [INCONCLUSIVE]),
+        (4, [INCONCLUSIVE]),
+    ]
+    first, last = (x.verdicts[0] for x in rounds.looks)
+    assert last.ci_high_percent - last.ci_low_percent != first.ci_high_percent - first.ci_low_percent
+    assert rounds.looks[0].alpha_share < rounds.looks[1].alpha_share < 0.01
+    section = rounds_section(rounds)
+    assert section.blocks[1].column("after round") == ["3", "4"]
+    assert section.blocks[1].column("outcome") == [INCONCLUSIVE, INCONCLUSIVE]
+    store.close()
+    html = tmp_path / "r.html"
+    assert main(["report", str(experiment), "--db", str(tmp_path / "db.sqlite"), "-o", str(html)]) == 0
+    text = html.read_text()
+    assert "Repetitions until decided" in text and "the budget of rounds (max_repetitions) was spent" in text
+    assert 'id="rounds-chart"' in text
 
 
 def test_the_next_run_of_the_workload_reads_the_noise_kept_in_the_store(tmp_path):

@@ -20,7 +20,13 @@ from jvmlab.experiment.analysis.comparison import Comparison, sequential_plan, s
 from jvmlab.experiment.execution.run import Plan, Runner, trial_rows
 from jvmlab.experiment.spec import ExperimentSpec
 from jvmlab.experiment.storage import Store, TrialRow
-from jvmlab.stats import SequentialPlan, Verdict, coefficient_of_variation_percent, confidence_text
+from jvmlab.stats import (
+    SequentialPlan,
+    Verdict,
+    coefficient_of_variation_percent,
+    confidence_text,
+    directed,
+)
 
 NOISE_KEY = "noise"  # the experiment environment's key of the measured noise
 ROUNDS_KEY = "rounds"  # ... and of the looks of an "auto" experiment
@@ -40,11 +46,24 @@ class PrimaryVerdict:
     measure: str
     verdict: Verdict
     noise_percent: float | None  # the larger CV of single runs of the two sides
+    higher_is_better: bool | None = None  # the measure's better direction (None: neither)
 
     @property
     def label(self) -> str:
         at = f" at {self.level}" if self.level else ""
         return f"{self.measure}{at}, {self.variant} vs {self.baseline}"
+
+    def to_json(self) -> dict[str, object]:
+        c = self.verdict.change
+        return {
+            "label": self.label,
+            "outcome": directed(self.verdict.outcome, self.higher_is_better),
+            "percent": c.percent,
+            "ci_low_percent": c.ci_low_percent,
+            "ci_high_percent": c.ci_high_percent,
+            "ci_level": c.level,
+            "noise_percent": self.noise_percent,
+        }
 
 
 @dataclass(frozen=True)
@@ -110,7 +129,70 @@ class Look:
             "decided": self.decided,
             "undecided": [v.label for v in self.undecided],
             "noise_percent": self.noise_percent,
+            "verdicts": [v.to_json() for v in self.verdicts],
         }
+
+
+@dataclass(frozen=True)
+class StoredVerdict:
+    """A primary verdict at a look, as the experiment's environment keeps it."""
+
+    label: str
+    outcome: str
+    percent: float | None
+    ci_low_percent: float | None
+    ci_high_percent: float | None
+    ci_level: float | None
+    noise_percent: float | None
+
+
+@dataclass(frozen=True)
+class StoredLook:
+    rounds: int
+    alpha_share: float
+    noise_percent: float | None
+    verdicts: tuple[StoredVerdict, ...]  # empty for experiments stored before the looks kept them
+    undecided: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """The looks of a finished (or running) `repetitions = "auto"` experiment and why its rounds stopped
+    (None while it runs)."""
+
+    looks: tuple[StoredLook, ...]
+    stopped: str | None
+
+
+def stored_rounds(environment: dict | None) -> Rounds | None:
+    """The rounds kept in an experiment's environment; None for a fixed number of repetitions."""
+    kept = (environment or {}).get(ROUNDS_KEY)
+    if not isinstance(kept, dict):
+        return None
+    looks = []
+    for x in kept.get("looks") or []:
+        verdicts = tuple(
+            StoredVerdict(
+                str(v.get("label", "")),
+                str(v.get("outcome", "")),
+                v.get("percent"),
+                v.get("ci_low_percent"),
+                v.get("ci_high_percent"),
+                v.get("ci_level"),
+                v.get("noise_percent"),
+            )  # fmt: skip
+            for v in x.get("verdicts") or []
+        )
+        looks.append(
+            StoredLook(
+                int(x.get("rounds", 0)),
+                float(x.get("alpha_share", 0.0)),
+                x.get("noise_percent"),
+                verdicts,
+                tuple(str(u) for u in x.get("undecided") or []),
+            )  # fmt: skip
+        )
+    return Rounds(tuple(looks), kept.get("stopped"))
 
 
 def look(comparison: Comparison, rounds: int) -> Look:
@@ -135,8 +217,12 @@ def primary_verdicts(c: Comparison) -> tuple[PrimaryVerdict, ...]:
                     coefficient_of_variation_percent(base.values),
                     coefficient_of_variation_percent(cell.values),
                 )
+                known = c.measures.get(measure)
+                better = known.higher_is_better if known is not None else None
                 found.append(
-                    PrimaryVerdict(info.variant, info.baseline, block.level, measure, cell.verdict, noise)
+                    PrimaryVerdict(
+                        info.variant, info.baseline, block.level, measure, cell.verdict, noise, better
+                    )
                 )
     return tuple(found)
 

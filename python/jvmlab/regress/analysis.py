@@ -16,7 +16,7 @@ from jvmlab.experiment.analysis.gate import judge_regression
 from jvmlab.experiment.analysis.goals import FAIL, INCONCLUSIVE, NO_DATA
 from jvmlab.experiment.analysis.measures import headline_measures
 from jvmlab.experiment.analysis.results import CALLS, calls_of
-from jvmlab.experiment.auto_repetitions import DECIDED, MAX_MINUTES, MAX_REPETITIONS, ROUNDS_KEY
+from jvmlab.experiment.auto_repetitions import DECIDED, MAX_MINUTES, MAX_REPETITIONS, Rounds, stored_rounds
 from jvmlab.experiment.storage import OK, Store, TrialRow
 from jvmlab.profile.diff import FrameChange, frame_changes
 from jvmlab.profile.model import Profile
@@ -109,7 +109,11 @@ class Regression:
     event_note: str
     hints: tuple[HintMatch, ...]
     repetitions: int = 0  # successful trials on the side with fewer
-    stopped: str | None = None  # repetitions = "auto": why the rounds stopped (experiment.auto_repetitions)
+    rounds: Rounds | None = None  # repetitions = "auto": the looks and why they stopped
+
+    @property
+    def stopped(self) -> str | None:
+        return None if self.rounds is None else self.rounds.stopped
 
     @property
     def regressed(self) -> tuple[MeasureRow, ...]:
@@ -299,14 +303,8 @@ def analyse(
         event_note="; ".join(x for x in (b_note, n_note) if x),
         hints=tuple(hints),
         repetitions=min(len(ts) for ts in by_side.values()),
-        stopped=rounds_stopped(exp.environment),
+        rounds=stored_rounds(exp.environment),
     )
-
-
-def rounds_stopped(environment: dict | None) -> str | None:
-    """Why the rounds of a `repetitions = "auto"` experiment stopped; None for a fixed number."""
-    rounds = (environment or {}).get(ROUNDS_KEY) or {}
-    return rounds.get("stopped")
 
 
 def repetitions_text(repetitions: int, stopped: str | None) -> str:

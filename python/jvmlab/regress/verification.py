@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 from jvmlab.experiment.analysis.comparison import stored_comparison
 from jvmlab.experiment.analysis.measures import guard_measures
+from jvmlab.experiment.auto_repetitions import Rounds, stored_rounds
 from jvmlab.experiment.storage import Store
-from jvmlab.regress.analysis import MeasureRow, Regression, measure_rows, rounds_stopped
+from jvmlab.regress.analysis import MeasureRow, Regression, measure_rows
 from jvmlab.stats import CONFIRMED, HARMFUL, NO_EFFECT, WORSE, flag_verdict
 
 
@@ -28,7 +29,11 @@ class Verification:
 
     harmed: tuple[str, ...] = ()  # measures worse with the flag
     repetitions: int = 0  # successful trials on the side with fewer
-    stopped: str | None = None  # repetitions = "auto": why the rounds stopped
+    rounds: Rounds | None = None  # repetitions = "auto": the looks and why they stopped
+
+    @property
+    def stopped(self) -> str | None:
+        return None if self.rounds is None else self.rounds.stopped
 
     @property
     def reason(self) -> str:
@@ -68,5 +73,5 @@ def judge(regression: Regression, store: Store, experiment_id: int, hint: str, f
     per_side = min(v.ok for v in c.variants) if c.variants else 0
     return Verification(
         hint, flag, experiment_id, with_flag, tuple(rows), verdict, recovered, harmed_labels,
-        per_side, rounds_stopped(exp.environment if exp is not None else None),
+        per_side, stored_rounds(exp.environment if exp is not None else None),
     )  # fmt: skip

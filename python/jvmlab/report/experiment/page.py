@@ -18,6 +18,7 @@ from jvmlab.experiment.analysis.comparison import Comparison
 from jvmlab.experiment.analysis.goals import FAIL, INCONCLUSIVE, PASS
 from jvmlab.experiment.analysis.report_data import ReportData
 from jvmlab.experiment.analysis.results import Timeline, since_ready
+from jvmlab.experiment.auto_repetitions import stored_rounds
 from jvmlab.experiment.storage import OK, TrialRow
 from jvmlab.report import units
 from jvmlab.report.advice.html import findings_section
@@ -28,6 +29,7 @@ from jvmlab.report.experiment.tune_section import tune_section
 from jvmlab.report.html.charts import Series, bar_chart, line_chart
 from jvmlab.report.html.flamegraph import flamegraph_block
 from jvmlab.report.html.page import Block, Cell, Chart, Column, KeyValues, Links, Page, Section, Table, Text
+from jvmlab.report.rounds_view import rounds_section
 from jvmlab.tune import TuneResult
 from jvmlab.verify import RecommendationResult
 
@@ -476,6 +478,9 @@ def experiment_page(
     if view.steady:
         tables.append(steady_table(view))
     sections.append(Section("comparison", "Comparison", tuple(tables)))
+    rounds = stored_rounds(d.experiment.environment)
+    if rounds is not None:
+        sections.append(rounds_section(rounds))
     sections.append(Section("charts", "Charts", tuple(charts(d, view))))
     verified = d.experiment.environment.get("verification")
     if verified:

@@ -7,6 +7,7 @@ from jvmlab.regress import Regression, Verification
 from jvmlab.report.html.flamegraph import diff_block
 from jvmlab.report.html.page import Block, Cell, KeyValues, Page, Section, Text, table
 from jvmlab.report.regress import view
+from jvmlab.report.rounds_view import rounds_section
 from jvmlab.report.verdicts import FLAG_STATUS, OUTCOME_STATUS
 
 
@@ -30,6 +31,7 @@ def regress_page(r: Regression, refused: dict[str, str], verification: Verificat
             ),
         ),
         _measures(r),
+        *((rounds_section(r.rounds),) if r.rounds is not None else ()),
         _where(r),
         _differences(r),
         _hints(r, refused, verification),
