@@ -105,7 +105,7 @@ def verify(options: DirectivesOptions, flags: list[str]) -> int:
     from jvmlab.cli.regress_run import make_folder
     from jvmlab.cli.run import RunOptions, execute
     from jvmlab.experiment.analysis.comparison import stored_comparison
-    from jvmlab.experiment.analysis.measures import guard_measures
+    from jvmlab.experiment.analysis.measures import guards
     from jvmlab.experiment.execution import jdks
     from jvmlab.experiment.spec import load_spec
     from jvmlab.experiment.storage import Store
@@ -151,8 +151,7 @@ def verify(options: DirectivesOptions, flags: list[str]) -> int:
     if not rows:
         raise UsageError(f"experiment {experiment}: no measure to judge the directives on")
     primary = rows[0]
-    guards = [r.outcome for r in rows[1:] if r.measure in guard_measures(c.metric)]
-    verdict = flag_verdict([primary.outcome], guards)
+    verdict = flag_verdict([primary.outcome], [r.outcome for r in guards(rows, c.metric) if r is not primary])
     ci = ""
     if primary.ci_low_percent is not None and primary.ci_high_percent is not None and primary.ci_level:
         low, high = primary.ci_low_percent, primary.ci_high_percent

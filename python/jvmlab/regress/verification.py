@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jvmlab.experiment.analysis.comparison import stored_comparison
-from jvmlab.experiment.analysis.measures import guard_measures
+from jvmlab.experiment.analysis.measures import guards
 from jvmlab.experiment.auto_repetitions import Rounds, stored_rounds
 from jvmlab.experiment.storage import Store
 from jvmlab.regress.analysis import MeasureRow, Regression, measure_rows
@@ -55,9 +55,9 @@ def judge(regression: Regression, store: Store, experiment_id: int, hint: str, f
         (m.measure, m.level) for m in regression.measures[:1]
     }
     targets = [r for r in rows if (r.measure, r.level) in regressed]
-    guards = [r for r in rows if r.measure in guard_measures(c.metric) and r not in targets]
-    harmed = [r for r in [*targets, *guards] if r.outcome == WORSE]
-    verdict = flag_verdict([r.outcome for r in targets], [r.outcome for r in guards])
+    guarding = [r for r in guards(rows, c.metric) if r not in targets]
+    harmed = [r for r in [*targets, *guarding] if r.outcome == WORSE]
+    verdict = flag_verdict([r.outcome for r in targets], [r.outcome for r in guarding])
     base_means = {(m.measure, m.level): m.base.mean for m in regression.measures}
     recovered = tuple(
         (

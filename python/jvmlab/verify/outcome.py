@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from pydantic import BaseModel, ConfigDict
 
 from jvmlab.experiment.analysis.comparison import Comparison
-from jvmlab.experiment.analysis.measures import guard_measures
+from jvmlab.experiment.analysis.measures import guards
 from jvmlab.experiment.storage import TrialRow
 from jvmlab.stats import (
     BETTER,
@@ -161,10 +161,10 @@ def target_alpha(comparison: Comparison, change: Change) -> float:
     return comparison.sequential.level_at(min(change.n_baseline, change.n_variant))
 
 
-def judge_candidate(target: Sequence[MeasuredChange], guards: Sequence[MeasuredChange]) -> str:
+def judge_candidate(target: Sequence[MeasuredChange], guarding: Sequence[MeasuredChange]) -> str:
     """The flag verdict (stats.flag_verdict) from the targeted measure's outcomes and the guards'."""
     return flag_verdict(
-        [c.outcome or INCONCLUSIVE for c in target], [g.outcome or INCONCLUSIVE for g in guards]
+        [c.outcome or INCONCLUSIVE for c in target], [g.outcome or INCONCLUSIVE for g in guarding]
     )
 
 
@@ -195,7 +195,6 @@ def verification_results(
     for t in trials:
         if t.state == OK:
             ok.setdefault(t.flag_set, []).append(t)
-    guards_named = guard_measures(comparison.metric)
     results = []
     for cand in cands:
         mine = ok.get(cand.flag_set, [])
@@ -206,6 +205,6 @@ def verification_results(
         sides = {base: ok[CURRENT], variant: mine}
         changes = all_changes(comparison, sides, base, variant, cand.measure, comparison.threshold_percent)
         target = [c for c in changes if c.measure == cand.measure]
-        guards = [c for c in changes if c.measure in guards_named and c.measure != cand.measure]
-        results.append(result(cand, judge_candidate(target, guards), changes, len(mine)))
+        guarding = [c for c in guards(changes, comparison.metric) if c.measure != cand.measure]
+        results.append(result(cand, judge_candidate(target, guarding), changes, len(mine)))
     return results

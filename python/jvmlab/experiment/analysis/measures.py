@@ -7,11 +7,12 @@ given in MiB here (`rss_peak_mb`: mebibytes, 2^20 bytes, the unit of -Xmx512m).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from jvmlab.experiment.analysis.results import CALLS, FIGURES, LEVEL_FIGURES, calls_of
+from jvmlab.stats import BETTER
 
 if TYPE_CHECKING:
     from jvmlab.experiment.spec import Metric, Telemetry
@@ -209,11 +210,43 @@ LEVEL_MEASURES = (
 
 # What a tried flag must not make worse, whatever it aims at (jvmlab.stats.flag_verdict's guards): the
 # service's throughput and tail latency and the time lost to GC, plus the workload's own metric.
-GUARD_MEASURES = ("throughput_rps", "p99_ms", "gc_overhead_percent")
+GC_OVERHEAD = "gc_overhead_percent"
+GUARD_MEASURES = ("throughput_rps", "p99_ms", GC_OVERHEAD)
 
 
 def guard_measures(metric: str | None) -> frozenset[str]:
     return frozenset(GUARD_MEASURES) | ({metric, STEADY} if metric else frozenset())
+
+
+class Judged(Protocol):
+    """A measure's directed outcome (stats.directed) in one comparison, at a load level or the whole run."""
+
+    @property
+    def measure(self) -> str: ...
+    @property
+    def level(self) -> str | None: ...
+    @property
+    def outcome(self) -> str | None: ...
+
+
+J = TypeVar("J", bound=Judged)
+
+
+def guards(judged: Iterable[J], metric: str | None) -> list[J]:
+    """The outcomes that guard a tried flag (GUARD_MEASURES and the workload's metric), among `judged`.
+    GC overhead (the share of the wall time spent in GC pauses) guards only where both sides did the same
+    work per second: not where the work measure got better, the workload's own metric for the whole run (a
+    closed-model workload doing 5x the connections allocates, and collects, 5x as much per second) or the
+    throughput at a load level (the other side saturated). There the work measure is the guard that
+    counts; GC overhead rising with the work done is not harm."""
+    rows = list(judged)
+
+    def is_work(r: J) -> bool:  # the whole run's work: the workload's metric; at a level: throughput
+        return r.measure == "throughput_rps" if r.level is not None else r.measure in (metric, STEADY)
+
+    more_work = {r.level for r in rows if r.outcome == BETTER and is_work(r)}
+    named = guard_measures(metric)
+    return [r for r in rows if r.measure in named and not (r.measure == GC_OVERHEAD and r.level in more_work)]
 
 
 def primary_measures(metric: str | None, has_levels: bool) -> tuple[str, ...]:
