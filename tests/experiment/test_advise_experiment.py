@@ -14,7 +14,7 @@ SPEC = """
 name = "advise-test"
 [workload]
 command = ["{java}", "{jvm_opts}", "-cp", "{classes}", "jvmlab.workloads.GcChurn",
-           "--duration-s=6", "--rate-mb-s=100", "--live-mb=16", "--classes-per-s=3000"]  # 8 MB in 2-3 s
+           "--duration-s=4", "--rate-mb-s=100", "--live-mb=16", "--classes-per-s=3000"]  # 8 MB in 2-3 s
 [matrix]
 jdks = ["17"]
 repetitions = 1

@@ -35,6 +35,9 @@ WATCHED = (*STOP, signal.SIGCHLD)
 # Back to their defaults in the command: ignored by Python (SIGPIPE, SIGXFSZ), or blocked here.
 DEFAULTS = (signal.SIGPIPE, signal.SIGXFSZ, *WATCHED)
 POLL_S = 0.05
+# What the calling environment ignores stays ignored in the command, as in a plain subprocess (a shell's
+# background job ignores SIGINT); Python's own SIGPIPE and SIGXFSZ ignores are not the environment's.
+INHERITED_IGNORED = frozenset(s for s in WATCHED if signal.getsignal(s) == signal.SIG_IGN)
 WAIT_S = 1.0  # a missed SIGCHLD costs at most this much
 _prctl = ctypes.CDLL(None, use_errno=True).prctl
 
@@ -123,7 +126,7 @@ def start(command: list[str]) -> int:
         try:
             os.close(read_fd)
             for sig in DEFAULTS:
-                signal.signal(sig, signal.SIG_DFL)
+                signal.signal(sig, signal.SIG_IGN if sig in INHERITED_IGNORED else signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, ())
             os.execvp(command[0], command)
         except OSError as e:
