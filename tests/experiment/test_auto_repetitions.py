@@ -4,6 +4,7 @@ store, real looks, no JVM."""
 
 from __future__ import annotations
 
+import json
 import sys
 import tomllib
 from pathlib import Path
@@ -26,6 +27,7 @@ from jvmlab.experiment.auto_repetitions import (
 from jvmlab.experiment.execution.planner import Variant, plan, round_of
 from jvmlab.experiment.execution.run import make_plan
 from jvmlab.experiment.spec import Matrix, SpecError, parse_repetitions, parse_spec, repetitions_or_auto
+from jvmlab.report.regress import json_export as regress_json
 from jvmlab.report.rounds_view import rounds_section
 from jvmlab.stats import DECREASED, EQUIVALENT, INCONCLUSIVE, INCREASED
 
@@ -126,6 +128,10 @@ def test_noise_beyond_the_budget_stops_at_max_repetitions_inconclusive(tmp_path)
     section = rounds_section(rounds)
     assert section.blocks[1].column("after round") == ["3", "4"]
     assert section.blocks[1].column("outcome") == [INCONCLUSIVE, INCONCLUSIVE]
+    # regress --json has them too
+    kept = json.loads(json.dumps(regress_json._repetitions(4, rounds)))
+    assert kept["auto_stopped"] == MAX_REPETITIONS and [x["rounds"] for x in kept["looks"]] == [3, 4]
+    assert kept["looks"][1]["verdicts"][0]["label"] == "ops, fake-17/other vs fake-17/default"
     store.close()
     html = tmp_path / "r.html"
     assert main(["report", str(experiment), "--db", str(tmp_path / "db.sqlite"), "-o", str(html)]) == 0

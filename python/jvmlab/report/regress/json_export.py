@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
+from jvmlab.experiment.auto_repetitions import Rounds
 from jvmlab.regress import Regression, Verification
 from jvmlab.report.json_values import finite
 
-FORMAT_VERSION = 2  # 2: verdicts (three outcomes), CI levels, repetitions to decide
+FORMAT_VERSION = 2  # 2: verdicts (three outcomes), CI levels, repetitions to decide (and the looks)
 
 
 def _estimate(e: Any) -> dict[str, Any]:
     return {"n": e.n, "mean": e.mean, "ci_low": e.ci_low, "ci_high": e.ci_high, "cv_percent": e.cv_percent}
+
+
+def _repetitions(per_side: int, rounds: Rounds | None) -> dict[str, Any]:
+    """Trials a side; with `repetitions = "auto"`, why the rounds stopped and each look's primary verdicts."""
+    if rounds is None:
+        return {"per_side": per_side, "auto_stopped": None}
+    looks = [dataclasses.asdict(look) for look in rounds.looks]
+    return {"per_side": per_side, "auto_stopped": rounds.stopped, "looks": looks}
 
 
 def to_json(r: Regression, refused: dict[str, str], v: Verification | None) -> str:
@@ -25,7 +35,7 @@ def to_json(r: Regression, refused: dict[str, str], v: Verification | None) -> s
         "regressed": bool(r.regressed),
         "exit_code": r.exit_code(),
         "alpha": r.alpha,
-        "repetitions": {"per_side": r.repetitions, "auto_stopped": r.stopped},
+        "repetitions": _repetitions(r.repetitions, r.rounds),
         "measures": [
             {
                 "measure": m.measure,
@@ -96,7 +106,7 @@ def to_json(r: Regression, refused: dict[str, str], v: Verification | None) -> s
             "variant": v.variant,
             "verdict": v.verdict,
             "reason": v.reason,
-            "repetitions": {"per_side": v.repetitions, "auto_stopped": v.stopped},
+            "repetitions": _repetitions(v.repetitions, v.rounds),
             # per measure that regressed: the base's mean (first run), the new side's and with the flag
             "measures": [{"measure": m, "base": b, "new": n, "with_flag": h} for m, b, n, h in v.recovered],
         },
