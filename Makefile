@@ -46,11 +46,11 @@ $(STAMP)/native: $(STAMP)/deps $(shell find native/src -name '*.rs') native/Carg
 	@touch $@
 
 # The Rust crate's own tests, without Python, with the local test server. Needs cargo alone, so `make test`
-# runs it while the Python dependencies download (cargo's lock on native/target puts it before the module's
-# build, which then reuses the dependencies both compile alike).
+# runs it while the Python dependencies download (cargo's lock on native/target puts it before or after the
+# module's build). Its profile (Cargo.toml's `quick`) drops LTO: 60 s instead of 96 s from scratch.
 test-native:
 	@command -v cargo >/dev/null || { echo "error: Rust (cargo) is needed: install it with rustup"; exit 2; }
-	+cd native && cargo test --release --no-default-features --features test-server --quiet
+	+cd native && cargo test --profile quick --no-default-features --features test-server --quiet
 
 java: $(STAMP)/java
 $(STAMP)/java: $(JAVA_SRC)
