@@ -117,11 +117,10 @@ chromium:
 	else echo "error: Chromium is needed for the report's browser test"; exit 2; fi
 
 # The installs and the static checks first, side by side (downloads and mypy while the native module compiles),
-# then the tests: three workers on two cores, as the JVM tests wait on their workloads' fixed durations for
-# about a quarter of their time (their CPU time against their wall time, measured per test).
+# then the tests.
 test:
 	@$(MAKE) --no-print-directory -j4 test-native setup jdks postgres chromium jmc profiler lint-python
-	$(BIN)/python -m pytest -q -n 3 --dist loadgroup -m "not timing" tests
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not timing" tests
 	$(BIN)/python -m pytest -q -m timing tests
 
 # The Python checks need the dependencies alone: `make test` runs them while the native module compiles.
