@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from jvmlab.stats.change import Change, relative_change
+from jvmlab.stats.sequential import SequentialPlan
 from jvmlab.stats.verdict import (
     BETTER,
     CONFIRMED,
@@ -15,6 +16,7 @@ from jvmlab.stats.verdict import (
     HARMFUL,
     INCONCLUSIVE,
     INCREASED,
+    MIN_LOOK_LEVEL,
     NO_EFFECT,
     WORSE,
     directed,
@@ -112,6 +114,18 @@ def test_alpha_spent_over_looks_sums_to_alpha_and_favours_the_last():
     assert sum(levels) == pytest.approx(0.05)
     assert all(a > 0 for a in levels) and levels[0] < 1e-3 < levels[-1]
     assert spent_alpha(0.01, [1.0]) == [pytest.approx(0.01)]
+
+
+def test_a_long_budget_leaves_every_early_look_a_level_and_its_ci():
+    # 3 of 40: the O'Brien-Fleming spending there is ~1e-21, which 1 - alpha cannot hold
+    levels = spent_alpha(0.01, [n / 40 for n in range(3, 41)])
+    assert min(levels) == MIN_LOOK_LEVEL and sum(levels) < 0.01 + 40 * MIN_LOOK_LEVEL
+    plan = SequentialPlan(0.01, 5.0, 3, 40)
+    found = plan.look([100.0, 101.0, 99.0], [80.0, 81.0, 79.0])
+    assert (
+        found.change.ci_low_percent is not None
+        and found.change.ci_low_percent < -20 < found.change.ci_high_percent
+    )
 
 
 def test_the_repetitions_to_decide_an_inconclusive_change_do_decide_it():

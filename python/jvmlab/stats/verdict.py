@@ -81,17 +81,23 @@ def repetitions_to_decide(v: Verdict) -> int | None:
     return max(n_now + 1, math.ceil(n_now * (z * se / gap) ** 2))
 
 
+# The smallest level a look tests at: a CI at 1 - 1e-9 still exists in floating point (1 - 1e-16 does not).
+MIN_LOOK_LEVEL = 1e-9
+
+
 def spent_alpha(alpha: float, information: Sequence[float]) -> list[float]:
     """The level to test at, at each of several looks at accumulating data (information fractions in
     (0, 1], increasing; 1 at the planned maximum), so that the chance of any false verdict over all the
     looks stays under `alpha`: the increments of Lan & DeMets' O'Brien-Fleming-like spending function
     alpha(t) = 2 - 2 Phi(z_{alpha/2} / sqrt(t)), each used as its look's level (the union bound makes their
-    sum, alpha, a bound on the overall error). Early looks get tiny levels, the last nearly all of alpha."""
-    z = float(scipy.stats.norm.ppf(1.0 - alpha / 2.0))
-    spent = [float(2.0 - 2.0 * scipy.stats.norm.cdf(z / math.sqrt(t))) for t in information]
+    sum, alpha, a bound on the overall error). Early looks get tiny levels, the last nearly all of alpha.
+    A level is never below MIN_LOOK_LEVEL (early looks of a long budget would round to 0, where no CI
+    exists): that adds at most MIN_LOOK_LEVEL per look to the bound, nothing beside alpha."""
+    z = float(scipy.stats.norm.isf(alpha / 2.0))
+    spent = [float(2.0 * scipy.stats.norm.sf(z / math.sqrt(t))) for t in information]
     out, before = [], 0.0
     for s in spent:
-        out.append(max(s - before, 0.0))
+        out.append(max(s - before, MIN_LOOK_LEVEL))
         before = max(before, s)
     return out
 
