@@ -35,6 +35,11 @@ class AttachError(JvmLabError):
     refused the diagnostic command (jvmlab.jdk.attach)."""
 
 
+class ContainerError(JvmLabError):
+    """A trial's container cannot be made: no cgroup hierarchy with the controllers, not writable, a limit
+    the kernel refuses (jvmlab.container)."""
+
+
 class StoreError(JvmLabError):
     """The results store cannot be opened or read: not a store, unreachable, written by another version."""
 

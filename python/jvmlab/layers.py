@@ -19,8 +19,8 @@ LAYERS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("jfr", "profile"), "JFR recordings, JMC's rules; async-profiler stacks, counts, diffs"),
     (("jdk",), "what a JDK has (versions, tools, flags, collectors); launch, attach"),
     (
-        ("metrics", "stats", "gclog", "host", "workloads"),
-        "GC figures, statistics, GC log parsing, the machine, bundled workloads",
+        ("metrics", "stats", "gclog", "host", "container", "workloads"),
+        "GC figures, statistics, GC log parsing, the machine, cgroups for trials, bundled workloads",
     ),
     (
         ("errors", "durations", "entry", "layers"),

@@ -145,8 +145,28 @@ def test_baselines():
     assert resolve_baselines([("a", "x"), ("b", "y")], None) == {"a/x": "a/x", "b/y": "a/x"}
     only_defaults = [("a", "default"), ("b", "default")]  # a JDK shoot-out: the JDKs against the first
     assert resolve_baselines(only_defaults, None) == {"a/default": "a/default", "b/default": "a/default"}
-    with pytest.raises(JvmLabError, match="baseline 'nope' is neither a variant, a flag set nor a JDK"):
+    with pytest.raises(
+        JvmLabError, match="baseline 'nope' is neither a variant, a flag set, a JDK nor a container"
+    ):
         resolve_baselines(pairs, "nope")
+
+
+def test_baselines_in_containers():
+    # Flag sets are compared within a JDK and a container by default; naming a container compares the sizes.
+    sized = [("21", fs, c) for c in ("small", "big") for fs in ("default", "tuned")]
+    assert resolve_baselines(sized, None) == {
+        "21/default/small": "21/default/small",
+        "21/tuned/small": "21/default/small",
+        "21/default/big": "21/default/big",
+        "21/tuned/big": "21/default/big",
+    }
+    assert resolve_baselines(sized, "big") == {
+        "21/default/small": "21/default/big",
+        "21/tuned/small": "21/tuned/big",
+        "21/default/big": "21/default/big",
+        "21/tuned/big": "21/tuned/big",
+    }
+    assert resolve_baselines(sized, "tuned")["21/default/big"] == "21/tuned/big"
 
 
 def test_a_few_repetitions_are_warned_about(tmp_path):

@@ -77,8 +77,9 @@ Baseline = Annotated[
     str | None,
     typer.Option(
         "--baseline",
-        help="Compare against this variant (JDK/flag set), flag set (per JDK) or JDK (per flag set); "
-        "default: the spec's compare.baseline, else the flag set 'default', else the first variant.",
+        help="Compare against this variant (JDK/flag set[/container]), flag set (per JDK), JDK (per flag "
+        "set) or container (per JDK and flag set); default: the spec's compare.baseline, else the flag set "
+        "'default', else the first variant.",
     ),
 ]
 Alpha = Annotated[

@@ -203,9 +203,9 @@ def results(ref: str | None, db: str | None, as_json: bool) -> None:
         trials = store.trials(exp.id)
         rows = variant_results(trials, metric_series(store, trials))
         by_level = level_results(trials, store.levels(t.id for t in trials))
-        metric = (
-            stored_spec(exp.spec, experiment=f"{exp.name} (#{exp.id})").workload.metric if exp.spec else None
-        )
+        spec = stored_spec(exp.spec, experiment=f"{exp.name} (#{exp.id})") if exp.spec else None
+        metric = spec.workload.metric if spec is not None else None
+        containers = (spec.matrix.container_limits() if spec is not None else None) or {}
     finally:
         store.close()
     if as_json:
@@ -215,6 +215,7 @@ def results(ref: str | None, db: str | None, as_json: bool) -> None:
         doc: dict[str, Any] = {
             "format_version": 1,
             "experiment": {"id": exp.id, "name": exp.name, "status": exp.status, "run_dir": exp.run_dir},
+            "containers": {name: {**c.to_json(), "text": c.text()} for name, c in containers.items()},
             "variants": [asdict(r) for r in rows],
             "levels": [asdict(r) for r in by_level],
             "nodes": trials_per_node(trials),

@@ -38,6 +38,7 @@ from pydantic import (
     model_validator,
 )
 
+from jvmlab.container.limits import Limits
 from jvmlab.errors import JvmLabError, StoreError, UsageError
 from jvmlab.load.driver import DEFAULT_TICK_S
 from jvmlab.load.mix import RequestModel
@@ -161,6 +162,28 @@ def _repetitions(least: int) -> BeforeValidator:
     return BeforeValidator(check)
 
 
+class Container(Strict):
+    """A trial's container: a cgroup jvmlab makes for each trial of the variant, with these limits (none
+    given: not limited, no cgroup). `memory` as Docker writes it ("512m", "2g"); `swap` on top of it (none by
+    default, as on Kubernetes); `cpuset` the CPUs it may run on."""
+
+    cpus: float | None = Field(default=None, ge=0.01)
+    memory: str | int | None = None
+    cpuset: list[int] | None = None
+    swap: str | int | None = None
+
+    @model_validator(mode="after")
+    def _valid_limits(self) -> Container:
+        try:
+            self.limits()
+        except JvmLabError as e:
+            raise ValueError(str(e)) from None
+        return self
+
+    def limits(self) -> Limits:
+        return Limits.of(self.cpus, self.memory, self.cpuset, self.swap)
+
+
 class Matrix(Strict):
     """JDK selections (names, major versions like "17" or ">=17", "vendor:temurin", or "all") x named flag
     sets, each run `repetitions` times in separate JVMs. A flag set is a list of flags (for every JDK) or a
@@ -172,6 +195,8 @@ class Matrix(Strict):
 
     jdks: list[str] = Field(default=["all"], min_length=1)
     flags: dict[str, list[str] | FlagSet] = Field(default={"default": []}, min_length=1)
+    # Named containers crossed with JDKs and flag sets (jvmlab.container): each trial in a cgroup of its own
+    containers: dict[str, Container] | None = Field(default=None, min_length=1)
     repetitions: Annotated[int | Literal["auto"], _repetitions(1)] = 3
     max_repetitions: int = Field(default=DEFAULT_MAX_REPETITIONS, ge=AUTO_FIRST_LOOK, le=1000)
     max_minutes: float | None = Field(default=None, gt=0)
@@ -200,6 +225,20 @@ class Matrix(Strict):
             if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
                 raise ValueError(f"flag set name {name!r}: use letters, digits, '.', '_' or '-'")
         return flags
+
+    @field_validator("containers")
+    @classmethod
+    def _container_names(cls, containers: dict[str, Container] | None) -> dict[str, Container] | None:
+        for name in containers or {}:
+            if not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+                raise ValueError(f"container name {name!r}: use letters, digits, '.', '_' or '-'")
+        return containers
+
+    def container_limits(self) -> dict[str, Limits] | None:
+        """Every named container's limits, in the spec's order; None: trials run without containers."""
+        if self.containers is None:
+            return None
+        return {name: c.limits() for name, c in self.containers.items()}
 
     def flag_sets(self) -> dict[str, FlagSet]:
         """Every flag set as a FlagSet, in the spec's order."""

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -71,18 +72,23 @@ def start_supervised(
     grace_s: float = _KILL_GRACE_S,
     nice: int = 0,
     cpus: Sequence[int] | None = None,
+    cgroup: Mapping[str, Any] | None = None,
     **popen: Any,
 ) -> Supervised:
     """Starts argv (a list, never a shell string) under the supervisor, in a session of its own. SIGTERM to
     the supervisor ends the command's whole tree (SIGTERM, `grace_s`, SIGKILL), and so does jvmlab's death.
-    Raises OSError when the command cannot be started. Off Linux, argv runs directly."""
+    `cgroup` (container.TrialGroup.supervision): the command's tree runs in that cgroup, which the supervisor
+    removes at the end. Raises OSError when the command cannot be started. Off Linux, argv runs directly."""
     if not sys.platform.startswith("linux"):
         proc = subprocess.Popen(list(argv), start_new_session=True, **popen)
         return Supervised(proc, proc.pid, proc.pid)
     # The pids, or why the command could not start, come back on a pipe.
     read_fd, write_fd = os.pipe()
     try:
-        supervisor = [sys.executable, "-I", "-S", str(SUPERVISOR), f"{grace_s:g}", str(write_fd)]
+        supervisor = [
+            *(sys.executable, "-I", "-S", str(SUPERVISOR), f"{grace_s:g}", str(write_fd)),
+            json.dumps(dict(cgroup)) if cgroup else "-",
+        ]
         proc = subprocess.Popen(
             [*supervisor, *argv],
             pass_fds=(write_fd,),

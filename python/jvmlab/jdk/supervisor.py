@@ -14,14 +14,23 @@ reaper its parent-death signal, and the reaper ends it; a SIGKILL of the reaper 
 stand-in, also a subreaper. Out of reach is only what leaves the tree altogether (a service started through
 systemd or a container runtime: another process's child from the start).
 
-Run as `python -I -S supervisor.py GRACE_S REPORT_FD COMMAND...`: standard library only, for a start of about
-20 ms. It writes `REAPER_PID COMMAND_PID` to REPORT_FD, or `error ERRNO` when it cannot start the command.
+A trial in a container (jvmlab.container) has a cgroup: the command moves itself into it between fork and
+exec (so its whole tree is inside, the supervisor is not), and once the tree has ended the reaper writes the
+cgroup's counters to a file and removes the cgroup, before exiting: jvmlab reads them there, and nothing of
+the trial is left behind even when jvmlab was killed.
+
+Run as `python -I -S supervisor.py GRACE_S REPORT_FD CGROUP COMMAND...`: standard library only, for a start of
+about 20 ms. CGROUP is `-` or a JSON object: "join" (cgroup.procs files), "stats" (files to keep), "stats_to"
+(where to write them, as JSON), "remove" (folders). It writes `REAPER_PID COMMAND_PID` to REPORT_FD, or
+`error ERRNO` when it cannot start the command (or move it into its cgroup).
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
+import json
 import os
 import signal
 import sys
@@ -39,6 +48,7 @@ POLL_S = 0.05
 # background job ignores SIGINT); Python's own SIGPIPE and SIGXFSZ ignores are not the environment's.
 INHERITED_IGNORED = frozenset(s for s in WATCHED if signal.getsignal(s) == signal.SIG_IGN)
 WAIT_S = 1.0  # a missed SIGCHLD costs at most this much
+REMOVE_WAIT_S = 2.0  # a cgroup whose last process just exited can refuse rmdir (EBUSY) for a moment
 _prctl = ctypes.CDLL(None, use_errno=True).prctl
 
 
@@ -117,14 +127,21 @@ def exit_as(code: int | None) -> None:
     os._exit(128 + sig)  # a signal whose default is not to end the process
 
 
-def start(command: list[str]) -> int:
-    """Forks and execs the command with default signal handling; its pid, or OSError when it cannot run.
-    (Not posix_spawn: glibc's leaves its internal signals ignored in the command and all it starts.)"""
+def start(command: list[str], join: list[str]) -> int:
+    """Forks and execs the command with default signal handling, in the cgroup whose cgroup.procs files
+    `join` lists; its pid, or OSError when it cannot run. (Not posix_spawn: glibc's leaves its internal
+    signals ignored in the command and all it starts.)"""
     read_fd, write_fd = os.pipe()  # close-on-exec: EOF once the command runs, an errno if it cannot
     pid = os.fork()
     if pid == 0:
         try:
             os.close(read_fd)
+            for procs in join:  # "0": the writing process itself
+                fd = os.open(procs, os.O_WRONLY)
+                try:
+                    os.write(fd, b"0")
+                finally:
+                    os.close(fd)
             for sig in DEFAULTS:
                 signal.signal(sig, signal.SIG_IGN if sig in INHERITED_IGNORED else signal.SIG_DFL)
             signal.pthread_sigmask(signal.SIG_SETMASK, ())
@@ -143,33 +160,62 @@ def start(command: list[str]) -> int:
     return pid
 
 
-def supervise(command: list[str], report: int, grace_s: float, parent: int) -> None:
-    """The reaper: starts the command, reports `REAPER_PID COMMAND_PID`, ends its tree, exits as it did."""
+def supervise(command: list[str], report: int, grace_s: float, parent: int, cgroup: dict) -> None:
+    """The reaper: starts the command, reports `REAPER_PID COMMAND_PID`, ends its tree, keeps its cgroup's
+    counters and removes the cgroup, exits as the command did."""
     _prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # not inherited through fork
     _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
     if os.getppid() != parent:  # the stand-in died before prctl took effect
         os._exit(1)
     try:
-        pid = start(command)
+        pid = start(command, cgroup.get("join", []))
     except OSError as e:
         try:
             os.write(report, b"error %d" % (e.errno or 0))
         finally:
+            release(cgroup)
             os._exit(127)
     with contextlib.suppress(OSError):  # jvmlab is gone: the stand-in is ending us
         os.write(report, b"%d %d" % (os.getpid(), pid))
         os.close(report)
-    run(Tree(pid), grace_s)
+    run(Tree(pid), grace_s, cgroup)
 
 
-def run(tree: Tree, grace_s: float) -> None:
+def release(cgroup: dict) -> None:
+    """Writes the cgroup's counters where jvmlab reads them (once), then removes its folders."""
+    stats_to = cgroup.get("stats_to")
+    if stats_to and not os.path.exists(stats_to):
+        texts = {}
+        for path in cgroup.get("stats", []):
+            with contextlib.suppress(OSError), open(path) as f:
+                texts[os.path.basename(path)] = f.read()
+        with contextlib.suppress(OSError):
+            with open(stats_to + ".tmp", "w") as f:
+                json.dump(texts, f)
+            os.replace(stats_to + ".tmp", stats_to)
+    deadline = time.monotonic() + REMOVE_WAIT_S
+    for folder in cgroup.get("remove", []):
+        while True:
+            try:
+                os.rmdir(folder)
+            except OSError as e:
+                if e.errno == errno.EBUSY and time.monotonic() < deadline:
+                    time.sleep(POLL_S)
+                    continue
+            break
+
+
+def run(tree: Tree, grace_s: float, cgroup: dict) -> None:
     tree.wait()
     tree.end(grace_s)
+    release(cgroup)
     exit_as(tree.code)
 
 
 def main(argv: list[str]) -> None:
-    grace_s, report, command = float(argv[1]), int(argv[2]), argv[3:]
+    grace_s, report = float(argv[1]), int(argv[2])
+    cgroup = {} if argv[3] == "-" else json.loads(argv[3])
+    command = argv[4:]
     # Blocked first: a stop that comes now waits for sigtimedwait, no handler runs in the middle of anything.
     signal.pthread_sigmask(signal.SIG_BLOCK, WATCHED)
     _prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
@@ -177,9 +223,9 @@ def main(argv: list[str]) -> None:
     parent = os.getpid()
     reaper = os.fork()
     if reaper == 0:
-        supervise(command, report, grace_s, parent)
+        supervise(command, report, grace_s, parent, cgroup)
     os.close(report)
-    run(Tree(reaper), grace_s)
+    run(Tree(reaper), grace_s, cgroup)  # the reaper's release, again if the reaper was killed
 
 
 if __name__ == "__main__":

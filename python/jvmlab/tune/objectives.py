@@ -80,7 +80,9 @@ def _target(spec: ExperimentSpec, name: str, level: str | None, key: str) -> tup
             f"{key}: unknown measure {name!r} (the measures: docs/experiment-spec.md; the workload's: "
             f"{spec.workload.metric.name if spec.workload.metric else 'none, no workload.metric'})"
         )
-    why = not_produced(name, spec.telemetry, pmu=pmu_available())
+    why = not_produced(
+        name, spec.telemetry, pmu=pmu_available(), containers=spec.matrix.containers is not None
+    )
     if why is not None:
         raise UsageError(f"{key}: {name} is never produced by this spec: {why}")
     levels = [lv.label for lv in spec.load.levels] if spec.load else []

@@ -14,9 +14,9 @@ from typing import Any
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.analysis.goals import GoalVerdict, goals_for, judge_variant
 from jvmlab.experiment.analysis.measures import STEADY, Measure, measures, primary_measures
-from jvmlab.experiment.analysis.results import since_ready
+from jvmlab.experiment.analysis.results import ordering, since_ready
 from jvmlab.experiment.spec import ExperimentSpec, stored_spec
-from jvmlab.experiment.storage import OK, ExperimentRow, LevelRow, Store, TrialRow
+from jvmlab.experiment.storage import OK, ExperimentRow, LevelRow, Store, TrialRow, variant_key
 from jvmlab.stats import (
     Change,
     Estimate,
@@ -69,6 +69,7 @@ class VariantInfo:
     ok: int
     steady: list[SteadyState] = field(default_factory=list)  # per successful trial with a metric series
     consistent: bool | None = None  # whether its repetitions' series got the same class
+    container: str | None = None  # [matrix.containers]: the container its trials ran in
 
 
 @dataclass(frozen=True)
@@ -92,27 +93,34 @@ class Comparison:
         return next(v for v in self.variants if v.variant == name)
 
 
-def resolve_baselines(variants: Sequence[tuple[str, str]], baseline: str | None) -> dict[str, str | None]:
-    """variant -> the variant it is compared with. `baseline`: a variant "JDK/flag set" (everything against
-    it), a flag set (each JDK's variants against that JDK's), or a JDK (each flag set against that JDK's).
-    Default: the flag set "default" where a JDK has another flag set to compare with it, else the first
-    variant."""
-    keys = [f"{jdk}/{fs}" for jdk, fs in variants]
+Coordinates = tuple[str, str] | tuple[str, str, str | None]  # (JDK, flag set[, container])
+
+
+def resolve_baselines(variants: Sequence[Coordinates], baseline: str | None) -> dict[str, str | None]:
+    """variant -> the variant it is compared with. `baseline`: a variant "JDK/flag set[/container]"
+    (everything against it), a flag set (each variant against the same JDK and container with that flag
+    set), a JDK (against that JDK's, same flag set and container) or a container (against that container's).
+    Default: the flag set "default" where a JDK (in a container) has another flag set to compare with it, else
+    the first variant."""
+    full = [(v[0], v[1], v[2] if len(v) > 2 else None) for v in variants]
+    keys = [variant_key(*v) for v in full]
     if baseline is None:
-        per_jdk = resolve_baselines(variants, "default") if any(fs == "default" for _, fs in variants) else {}
+        per_jdk = resolve_baselines(full, "default") if any(fs == "default" for _, fs, _ in full) else {}
         if any(base not in (None, v) for v, base in per_jdk.items()):
             return per_jdk
         baseline = keys[0] if keys else None  # no JDK has another flag set: the JDKs against the first
     if baseline is None or baseline in keys:
         return {k: baseline for k in keys}
-    if any(fs == baseline for _, fs in variants):
-        return {f"{j}/{fs}": (f"{j}/{baseline}" if f"{j}/{baseline}" in keys else None) for j, fs in variants}
-    if any(j == baseline for j, _ in variants):
-        return {
-            f"{j}/{fs}": (f"{baseline}/{fs}" if f"{baseline}/{fs}" in keys else None) for j, fs in variants
-        }
+    for axis in range(3):  # a flag set, a JDK, a container
+        at = (1, 0, 2)[axis]
+        if any(v[at] == baseline for v in full):
+            out: dict[str, str | None] = {}
+            for v in full:
+                base = variant_key(*(baseline if i == at else x for i, x in enumerate(v)))  # type: ignore[arg-type]
+                out[variant_key(*v)] = base if base in keys else None
+            return out
     raise JvmLabError(
-        f"baseline {baseline!r} is neither a variant, a flag set nor a JDK of this experiment; "
+        f"baseline {baseline!r} is neither a variant, a flag set, a JDK nor a container of this experiment; "
         f"variants: {', '.join(keys)}"
     )
 
@@ -213,11 +221,11 @@ def compare_experiment(
     metric = spec.workload.metric
     table = measures(metric, spec.telemetry.count)
     sequential = sequential_plan(spec)
-    ordered = sorted(trials, key=lambda t: (t.jdk, t.flag_set, t.position))
+    ordered = sorted(trials, key=ordering)
     by_variant: dict[str, list[TrialRow]] = {}
     for t in ordered:
         by_variant.setdefault(t.variant, []).append(t)
-    pairs = [(rows[0].jdk, rows[0].flag_set) for rows in by_variant.values()]
+    pairs = [(rows[0].jdk, rows[0].flag_set, rows[0].container) for rows in by_variant.values()]
     baselines = resolve_baselines(pairs, spec.compare.baseline)
     higher = metric.higher_is_better if metric else True
     # Under load levels the metric follows the load's steps: its changepoints are not warm-up.
@@ -278,7 +286,10 @@ def _info(
     states = [s for t in rows if (s := steady.get(t.id)) is not None]
     consistent = consistency([s.classification for s in states]) if len(states) > 1 else None
     ok = sum(t.state == OK for t in rows)
-    return VariantInfo(variant, rows[0].jdk, rows[0].flag_set, baseline, len(rows), ok, states, consistent)
+    first = rows[0]
+    return VariantInfo(
+        variant, first.jdk, first.flag_set, baseline, len(rows), ok, states, consistent, first.container
+    )
 
 
 def _observation(t: TrialRow, value: float | None) -> Observation:

@@ -123,6 +123,11 @@ MEASURES: tuple[Measure, ...] = (
     _m("rss_peak_mb", "peak RSS", "MiB", LOWER, "rss_peak_bytes", "rss_peak_bytes"),
     _m("cpu_s", "CPU time", "s", LOWER, "cpu_s", None),
     _m("cpu_percent", "CPU", "%", LOWER, None, "cpu_percent"),
+    # a trial's container ([matrix.containers]): CFS periods out of quota, memory against its limit
+    _m("throttled_percent", "CPU throttled", "%", LOWER, "throttled_percent", "throttled_percent"),
+    _m("throttled_s", "CPU throttled time", "s", LOWER, "throttled_s", None),
+    _m("memory_peak_mb", "container memory peak", "MiB", LOWER, "memory_peak_bytes", "memory_peak_bytes"),
+    _m("memory_peak_percent", "container memory peak of its limit", "%", LOWER, "memory_peak_percent", None),
     # the code cache ([telemetry] jit): neither direction is better (more compiled code can be faster)
     _m("code_cache_peak_mb", "code cache peak use", "MiB", None, "code_cache_peak_bytes", None),
     # perf stat ([telemetry] perf) over the measured window; the hardware ones only on a machine with a PMU
@@ -150,10 +155,13 @@ _GC = (
 )  # fmt: skip
 _PERF = ("task_clock_s", "page_faults", "context_switches", "cpu_migrations")
 _PMU = ("instructions", "cycles", "ipc", "itlb_misses_per_kinstr", "l1i_misses_per_kinstr")
+CONTAINER_MEASURES = ("throttled_percent", "throttled_s", "memory_peak_mb", "memory_peak_percent")
 
 
-def not_produced(name: str, telemetry: Telemetry, *, pmu: bool) -> str | None:
-    """Why trials under `telemetry` never produce the measure `name` (None: they do)."""
+def not_produced(name: str, telemetry: Telemetry, *, pmu: bool, containers: bool = False) -> str | None:
+    """Why trials under `telemetry` (in containers or not) never produce the measure `name` (None: do)."""
+    if name in CONTAINER_MEASURES and not containers:
+        return "it comes from a trial's cgroup: give the trials containers ([matrix.containers])"
     if name in _GC and not telemetry.gc_log:
         return "it comes from the GC log: set [telemetry] gc_log = true"
     if name == "code_cache_peak_mb" and telemetry.jit is None:

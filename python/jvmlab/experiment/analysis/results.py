@@ -75,6 +75,7 @@ class VariantResult:
     # [telemetry] jit and perf: one line each of what the trials measured (code cache, huge pages, perf
     # stat) and the distinct notes of what they could not; empty when neither was asked.
     jit_notes: list[str] = field(default_factory=list)
+    container: str | None = None  # [matrix.containers]: the container its trials ran in
 
 
 def _get(d: dict[str, Any] | None, *path: str) -> Any:
@@ -91,6 +92,11 @@ def _young(gc: dict[str, Any] | None, field: str) -> Any:
     if not _get(gc, "rates", "young", "count") and _get(gc, "rates", "zgc-minor", "count"):
         return _get(gc, "rates", "zgc-minor", field)
     return _get(gc, "rates", "young", field)
+
+
+def ordering(t: TrialRow) -> tuple[str, str, str, int]:
+    """Trials by JDK, flag set, container, then their place in the run."""
+    return (t.jdk, t.flag_set, t.container or "", t.position)
 
 
 # name -> how to read it from a trial
@@ -113,6 +119,11 @@ FIGURES: dict[str, Callable[[TrialRow], float | None]] = {
     "rss_peak_bytes": lambda t: _get(t.process, "rss_peak_bytes"),
     "cpu_s": lambda t: _cpu(t),
     "code_cache_peak_bytes": lambda t: _code_cache_peak(t),
+    # the trial's container (its cgroup's counters): None without one
+    "throttled_percent": lambda t: _get(t.cgroup, "usage", "throttled_percent"),
+    "throttled_s": lambda t: _get(t.cgroup, "usage", "throttled_s"),
+    "memory_peak_bytes": lambda t: _get(t.cgroup, "usage", "memory_peak_bytes"),
+    "memory_peak_percent": lambda t: _get(t.cgroup, "usage", "memory_peak_percent"),
 }
 
 # [telemetry] perf: the figures of perf stat over the measured window (execution/perfstat.py), by name.
@@ -175,7 +186,7 @@ def variant_results(
     """One result per variant, by JDK, then flag set. `metric_series` (trial id -> the workload metric's
     points, as stored) gives each variant its timeline."""
     by_variant: dict[str, list[TrialRow]] = {}
-    for t in sorted(trials, key=lambda t: (t.jdk, t.flag_set, t.position)):
+    for t in sorted(trials, key=ordering):
         by_variant.setdefault(t.variant, []).append(t)
     out = []
     for variant, rows in by_variant.items():
@@ -204,6 +215,7 @@ def variant_results(
                 profile_notes(rows),
                 count_errors(rows),
                 jit_notes(ok, figures) + perf_notes(rows, figures),
+                first.container,
             )
         )
     return out
@@ -287,6 +299,7 @@ class LevelResult:
     rate: float
     trials: int  # successful trials that reached this level
     figures: dict[str, Figure] = field(default_factory=dict)
+    container: str | None = None
 
 
 def _load(lv: Any, *path: str) -> Any:
@@ -330,6 +343,8 @@ LEVEL_FIGURES: dict[str, Callable[[Any], float | None]] = {
     "gc_overhead_percent": lambda lv: _get(lv.gc, "gc_overhead_percent"),
     "rss_peak_bytes": lambda lv: _get(lv.process, "rss_peak_bytes"),
     "cpu_percent": lambda lv: _get(lv.process, "cpu_percent"),
+    "throttled_percent": lambda lv: _get(lv.process, "throttled_percent"),
+    "memory_peak_bytes": lambda lv: _get(lv.process, "cgroup_memory_peak_bytes"),
 }
 
 
@@ -338,7 +353,7 @@ def level_results(trials: Sequence[TrialRow], levels: Mapping[int, Sequence[Any]
     successful trials' levels (`levels`: trial id -> its stored levels)."""
     groups: dict[tuple[str, int], list[Any]] = {}
     first: dict[tuple[str, int], TrialRow] = {}
-    for t in sorted(trials, key=lambda t: (t.jdk, t.flag_set, t.position)):
+    for t in sorted(trials, key=ordering):
         if t.state != OK:
             continue
         for lv in levels.get(t.id, []):
@@ -346,8 +361,9 @@ def level_results(trials: Sequence[TrialRow], levels: Mapping[int, Sequence[Any]
             groups.setdefault(key, []).append(lv)
             first.setdefault(key, t)
     out = []
-    for key in sorted(groups, key=lambda k: (first[k].jdk, first[k].flag_set, k[1])):
+    for key in sorted(groups, key=lambda k: (*ordering(first[k])[:3], k[1])):
         rows, t = groups[key], first[key]
         figures = {name: Figure.of([read(lv) for lv in rows]) for name, read in LEVEL_FIGURES.items()}
-        out.append(LevelResult(t.variant, t.jdk, t.flag_set, rows[0].name, rows[0].rate, len(rows), figures))
+        name, rate = rows[0].name, rows[0].rate
+        out.append(LevelResult(t.variant, t.jdk, t.flag_set, name, rate, len(rows), figures, t.container))
     return out

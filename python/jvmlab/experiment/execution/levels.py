@@ -152,13 +152,18 @@ def process_in_window(
     rss, threads = inside("rss_bytes"), inside("threads")
     user, system = inside("cpu_user_s"), inside("cpu_system_s")
     cpu = (user[-1] - user[0] + system[-1] - system[0]) if len(user) > 1 and len(system) > 1 else None
-    return {
+    figures = {
         "samples": len(rss),
         "rss_peak_bytes": int(max(rss)) if rss else None,
         "cpu_s": cpu,
         "cpu_percent": 100 * cpu / (end_s - start_s) if cpu is not None and end_s > start_s else None,
         "threads_max": int(max(threads)) if threads else None,
     }
+    throttled, memory = inside("cgroup_throttled_percent"), inside("cgroup_memory_bytes")
+    if throttled or memory:  # the trial ran in a container: its cgroup's view of the window
+        figures["throttled_percent"] = sum(throttled) / len(throttled) if throttled else None
+        figures["cgroup_memory_peak_bytes"] = int(max(memory)) if memory else None
+    return figures
 
 
 def outcome(

@@ -11,18 +11,21 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from jvmlab.experiment.storage import variant_key
+
 
 @dataclass(frozen=True)
 class Variant:
-    """One configuration under test: a JDK and a named flag set."""
+    """One configuration under test: a JDK and a named flag set, in a named container or none."""
 
     jdk: str
     flag_set: str
     flags: tuple[str, ...]
+    container: str | None = None
 
     @property
     def key(self) -> str:
-        return f"{self.jdk}/{self.flag_set}"
+        return variant_key(self.jdk, self.flag_set, self.container)
 
 
 @dataclass(frozen=True)
@@ -41,9 +44,17 @@ class PlannedTrial:
         return f"{self.variant.key}{at}#{self.repetition}"
 
 
-def variants(jdks: Sequence[str], flag_sets: dict[str, list[str]]) -> list[Variant]:
-    """Every JDK with every flag set, JDKs in the order given, flag sets in the spec's order."""
-    return [Variant(jdk, name, tuple(flags)) for jdk in jdks for name, flags in flag_sets.items()]
+def variants(
+    jdks: Sequence[str], flag_sets: dict[str, list[str]], containers: Sequence[str] | None = None
+) -> list[Variant]:
+    """Every JDK with every flag set (in every container), JDKs in the order given, flag sets and containers
+    in the spec's order."""
+    return [
+        Variant(jdk, name, tuple(flags), container)
+        for jdk in jdks
+        for name, flags in flag_sets.items()
+        for container in (containers if containers is not None else [None])
+    ]
 
 
 def plan(

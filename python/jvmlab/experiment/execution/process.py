@@ -16,7 +16,7 @@ import subprocess
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import psutil
 
@@ -32,12 +32,15 @@ def spawn(
     stderr: int | IO[bytes],
     nice: int = 0,
     cpus: Sequence[int] | None = None,
+    cgroup: Mapping[str, Any] | None = None,
 ) -> Supervised:
-    """Starts argv (a list, never a shell string) under the supervisor, with a pipe for stdin."""
+    """Starts argv (a list, never a shell string) under the supervisor, with a pipe for stdin; in the cgroup
+    of `cgroup` (container.TrialGroup.supervision) when given."""
     return start_supervised(
         argv,
         nice=nice,
         cpus=cpus,
+        cgroup=cgroup,
         cwd=cwd,
         env=dict(env),
         stdin=subprocess.PIPE,

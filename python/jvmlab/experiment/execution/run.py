@@ -21,6 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 from jvmlab import host
 from jvmlab.errors import InputError, JvmLabError, os_error_reason
 from jvmlab.experiment.execution import interrupt
+from jvmlab.experiment.execution.containers import check_containers
 from jvmlab.experiment.execution.counting import check_counting
 from jvmlab.experiment.execution.executor import Executor, Finished, LocalExecutor, TrialJob
 from jvmlab.experiment.execution.planner import PlannedTrial, Variant, plan, round_of, variants
@@ -117,7 +118,11 @@ def make_plan(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> 
         )
     check_counting(spec, jdks.values())  # what a JDK cannot count is refused before anything runs
     applies = _flag_set_jdks(spec, jdks, resolve)
-    all_variants = [v for v in variants(list(jdks), _flag_lists(spec)) if v.jdk in applies[v.flag_set]]
+    containers = spec.matrix.container_limits()
+    if containers is not None and any(not limits.unlimited for limits in containers.values()):
+        check_containers(containers)  # no cgroup can be made: one line before any trial
+    named = list(containers) if containers is not None else None
+    all_variants = [v for v in variants(list(jdks), _flag_lists(spec), named) if v.jdk in applies[v.flag_set]]
     checked: dict[tuple[str, str], FlagVerdict] = {}
     for names, group in _groups(applies).items():  # one check per set of JDKs: the checks run in parallel
         checked |= check([jdks[n] for n in names], {fs: _flag_lists(spec)[fs] for fs in group})
@@ -206,6 +211,7 @@ def trial_rows(trials: Sequence[PlannedTrial]) -> list[dict[str, Any]]:
             "variant": t.variant.key,
             "jdk": t.variant.jdk,
             "flag_set": t.variant.flag_set,
+            "container": t.variant.container,
             "flags": list(t.variant.flags),
             "repetition": t.repetition,
             "level": t.level,
@@ -358,6 +364,8 @@ class Runner:
             run_dir=folder,
             classes=self.classes,
             level=trial.level,
+            container=trial.container,
+            limits=(p.spec.matrix.container_limits() or {}).get(trial.container or ""),
         )
         job = TrialJob(trial.id, p.spec, setup, jdk.name, on_metric=self.progress.metric)
         node = self.executor.submit(job)

@@ -12,6 +12,7 @@ from typing import Any
 
 import psutil
 
+from jvmlab.container import TrialGroup
 from jvmlab.experiment.execution.process import descendants
 
 
@@ -35,16 +36,19 @@ def _proc_stat(pid: int) -> tuple[int, int] | None:
 @dataclass
 class ProcessSampler:
     """Samples the tree of `pid` every `interval_s` until stopped; `series` holds (t_s, value) per name.
-    With `below_only`, `pid` itself is left out (a supervisor is no part of what is measured)."""
+    With `below_only`, `pid` itself is left out (a supervisor is no part of what is measured). With `group`
+    (the trial's container), its cgroup's counters too: memory charged, CPU time, throttling per interval."""
 
     pid: int
     interval_s: float = 1.0
     t0: float = field(default_factory=time.monotonic)
     below_only: bool = False
+    group: TrialGroup | None = None
     series: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     _last_cpu: tuple[float, float] | None = None
+    _last_periods: tuple[int, int] | None = None
 
     def start(self) -> ProcessSampler:
         self._thread = threading.Thread(target=self._run, name=f"sampler-{self.pid}", daemon=True)
@@ -69,6 +73,8 @@ class ProcessSampler:
         if not procs:
             return
         t = time.monotonic() - self.t0
+        if self.group is not None:
+            self._sample_group(self.group, t)
         rss = user = system = threads = 0.0
         faults, swap, have_proc = 0, 0, False
         for p in procs:
@@ -95,6 +101,23 @@ class ProcessSampler:
         if have_proc:
             self._add("major_faults", t, faults)
             self._add("swap_bytes", t, swap)
+
+    def _sample_group(self, group: TrialGroup, t: float) -> None:
+        """The cgroup's memory (page cache included, as its limit counts it), CPU time, and the share of the
+        CFS periods since the last sample that ran out of quota."""
+        u = group.read()
+        for name, value in (
+            ("cgroup_memory_bytes", u.memory_bytes),
+            ("cgroup_cpu_s", u.cpu_s),
+            ("cgroup_throttled_s", u.throttled_s),
+        ):
+            if value is not None:
+                self._add(name, t, value)
+        if u.periods is not None and u.throttled_periods is not None:
+            if self._last_periods is not None and u.periods > self._last_periods[0]:
+                share = (u.throttled_periods - self._last_periods[1]) / (u.periods - self._last_periods[0])
+                self._add("cgroup_throttled_percent", t, 100.0 * share)
+            self._last_periods = (u.periods, u.throttled_periods)
 
     def summary(self) -> dict[str, Any]:
         """Peaks and totals over the trial (None where never sampled)."""

@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jvmlab.errors import InputError, JvmLabError, os_error_reason
+from jvmlab.container import Limits
+from jvmlab.errors import ContainerError, InputError, JvmLabError, os_error_reason
 from jvmlab.experiment.execution import interrupt, levels, telemetry
 from jvmlab.experiment.execution.command import build_argv, fill
+from jvmlab.experiment.execution.containers import container_of, container_result
 from jvmlab.experiment.execution.counting import Counting, start_counting
 from jvmlab.experiment.execution.jit import JitWatch, jit_not_started, start_jit
 from jvmlab.experiment.execution.perfstat import PerfStat, start_perf
@@ -33,7 +35,7 @@ from jvmlab.experiment.execution.profiling import Profiling, start_profiling
 from jvmlab.experiment.execution.sampler import ProcessSampler
 from jvmlab.experiment.execution.watch import Watch, pump, tail
 from jvmlab.experiment.spec import ExperimentSpec, Load, Metric
-from jvmlab.experiment.storage import FAILED, OK, PRUNED, TIMEOUT, LevelOutcome, TrialOutcome
+from jvmlab.experiment.storage import FAILED, OK, OOM_KILLED, PRUNED, TIMEOUT, LevelOutcome, TrialOutcome
 from jvmlab.gclog.clock import jvm_start_epoch
 
 POLL_S = 0.05
@@ -53,6 +55,8 @@ class TrialSetup:
     run_dir: Path
     classes: Path
     level: str | None = None  # the one load level of a fresh-JVM trial; None: all of them
+    container: str | None = None  # the name of its container ([matrix.containers]); None: none
+    limits: Limits | None = None  # that container's limits
 
 
 @dataclass(frozen=True)
@@ -299,6 +303,11 @@ def run_trial(
     launch = prepare(spec, setup)
     w = spec.workload
     stdout_path, stderr_path = setup.run_dir / "stdout.log", setup.run_dir / "stderr.log"
+    try:
+        group = container_of(setup.trial_id, setup.limits)
+    except ContainerError as e:
+        return TrialOutcome(state=FAILED, reason=str(e), argv=launch.argv)
+    counters = setup.run_dir / "cgroup.json"
     t0, t0_unix = time.monotonic(), time.time()
     try:
         started = spawn(
@@ -309,8 +318,11 @@ def run_trial(
             stderr=subprocess.PIPE,
             nice=spec.trial.nice,
             cpus=spec.trial.cpus,
+            cgroup=group.supervision(counters) if group is not None else None,
         )
     except OSError as e:
+        if group is not None:
+            group.remove()
         cannot = f"cannot start {launch.argv[0]}: {e.strerror or e}"
         return TrialOutcome(state=FAILED, reason=cannot, argv=launch.argv)
     # proc is the supervisor (process.py): the samples are of the tree below its reaper, attaching is to the
@@ -326,7 +338,9 @@ def run_trial(
     )
     assert proc.stdout is not None and proc.stderr is not None
     pumps = [pump(proc.stdout, stdout_path, watch), pump(proc.stderr, stderr_path, watch)]
-    sampler = ProcessSampler(started.reaper, spec.telemetry.sample_interval_s, t0=t0, below_only=True).start()
+    sampler = ProcessSampler(
+        started.reaper, spec.telemetry.sample_interval_s, t0=t0, below_only=True, group=group
+    ).start()
     running = Running(spec, launch, proc, watch, t0, on_metric)
     ended: tuple[str, str] | None = None
     stopped_by_us = False
@@ -388,6 +402,9 @@ def run_trial(
     if state == OK and not stopped_by_us and code != 0:
         state = FAILED
         reason = _failure_reason(code, watch, launch.workdir)
+    cgroup = container_result(setup.container, setup.limits, group, counters)
+    if cgroup is not None and cgroup["oom_killed"]:
+        state, reason = OOM_KILLED, cgroup["oom_killed"]
     series = {"metric": metric_series(watch.metric_points, w.metric)} if w.metric else {}
     series.update(sampler.series)
     if isinstance(jit, JitWatch):
@@ -429,6 +446,7 @@ def run_trial(
         counts=counts,
         jit=_jit_result(spec, jit),
         perf=perf.result() if perf is not None else _not_ready(spec.telemetry.perf),
+        cgroup=cgroup,
     )
 
 

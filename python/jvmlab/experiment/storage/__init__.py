@@ -6,6 +6,7 @@ from jvmlab.experiment.storage.store import DEFAULT_DB, Store, engine_url
 from jvmlab.experiment.storage.tables import (
     FAILED,
     OK,
+    OOM_KILLED,
     PENDING,
     PRUNED,
     REJECTED,
@@ -18,12 +19,14 @@ from jvmlab.experiment.storage.tables import (
     LevelRow,
     SampleRow,
     TrialRow,
+    variant_key,
 )
 
 __all__ = [
     "DEFAULT_DB",
     "FAILED",
     "OK",
+    "OOM_KILLED",
     "PENDING",
     "PRUNED",
     "REJECTED",
@@ -40,4 +43,5 @@ __all__ = [
     "TrialOutcome",
     "TrialRow",
     "engine_url",
+    "variant_key",
 ]

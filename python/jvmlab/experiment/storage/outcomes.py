@@ -46,3 +46,5 @@ class TrialOutcome:
     jit: dict[str, Any] | None = None
     # [telemetry] perf: perf stat's counts by event, the figures measured, a note of what is missing
     perf: dict[str, Any] | None = None
+    # The container: {"limits", "version", "usage"} (container.Usage.to_json); None: no container
+    cgroup: dict[str, Any] | None = None

@@ -200,6 +200,7 @@ class Store:
             t.metric, t.process, t.gc = (_json_safe(v) for v in (outcome.metric, outcome.process, outcome.gc))
             t.counts = _json_safe(outcome.counts)
             t.jit, t.perf = _json_safe(outcome.jit), _json_safe(outcome.perf)
+            t.cgroup = _json_safe(outcome.cgroup)
             for series, points in (outcome.series or {}).items():
                 s.add_all(SampleRow(trial_id=trial_id, series=series, t_s=t_s, value=v) for t_s, v in points)
             for kind, path in (outcome.artifacts or {}).items():

@@ -13,7 +13,15 @@ STORE_FORMAT_VERSION = 1
 # Trial states. A trial in a terminal state is never run again by --resume.
 PENDING, RUNNING, OK, FAILED, REJECTED, TIMEOUT = "pending", "running", "ok", "failed", "rejected", "timeout"
 PRUNED = "pruned"  # stopped early by jvmlab tune: its metric trailed the earlier candidates
-TERMINAL = (OK, FAILED, REJECTED, TIMEOUT, PRUNED)
+OOM_KILLED = (
+    "oom-killed"  # the kernel's OOM killer ended a process of the trial: its container's memory limit
+)
+TERMINAL = (OK, FAILED, REJECTED, TIMEOUT, PRUNED, OOM_KILLED)
+
+
+def variant_key(jdk: str, flag_set: str, container: str | None = None) -> str:
+    """JDK/flag set, or JDK/flag set/container: a variant's name in the store and on the command line."""
+    return f"{jdk}/{flag_set}" + (f"/{container}" if container is not None else "")
 
 
 class Base(DeclarativeBase):
@@ -51,6 +59,8 @@ class TrialRow(Base):
     variant: Mapped[str] = mapped_column(String(400))
     jdk: Mapped[str] = mapped_column(String(200))
     flag_set: Mapped[str] = mapped_column(String(200))
+    # The named container of [matrix.containers] the trial ran in; None: no container.
+    container: Mapped[str | None] = mapped_column(String(200), default=None)
     flags: Mapped[list[Any]]
     repetition: Mapped[int] = mapped_column(Integer)
     # The one load level this trial's JVM takes (load mode "fresh"); None: all the spec's levels, or no load.
@@ -76,6 +86,8 @@ class TrialRow(Base):
     jit: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     # [telemetry] perf: perf stat over the measured window (execution/perfstat.py)
     perf: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    # The trial's container: its limits, what its cgroup counted (container.Usage), the cgroup version
+    cgroup: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     # What the trial's profile is, in one line ("async-profiler cpu 10ms (...)", "JFR execution samples:
     # async-profiler could not load: ...", "no profile: ..."); None: no profile was asked.
     profile_note: Mapped[str | None] = mapped_column(Text, default=None)

@@ -97,6 +97,12 @@ RESULT_COLUMNS = (
     Column("overhead\n%", "gc_overhead_percent", _fixed(2)),
     Column("RSS\nMiB", "rss_peak_bytes", lambda v: f"{v / units.MIB:,.0f}"),
 )
+# Where the trials ran in containers: what their cgroups counted.
+CONTAINER_COLUMNS = (
+    Column("thrott-\nled %", "throttled_percent", _fixed(1)),
+    Column("memory\nMiB", "memory_peak_bytes", lambda v: f"{v / units.MIB:,.0f}"),
+    Column("of limit\n%", "memory_peak_percent", _fixed(0)),
+)
 
 
 def _cell(f: Figure, fmt: Callable[[float], str], *, spread: bool) -> str:
@@ -114,25 +120,36 @@ def _warmup(f: dict[str, Figure]) -> str:
     return units.MISSING if early is None or late is None else f"{_num(early)} → {_num(late)}"
 
 
+def _where_headers(results: Sequence[VariantResult] | Sequence[LevelResult]) -> list[str]:
+    """JDK and flag set, and the container where the trials ran in one ([matrix.containers])."""
+    return ["JDK", "flags", *(["container"] if any(r.container for r in results) else [])]
+
+
+def _where(r: VariantResult | LevelResult, headers: Sequence[str]) -> list[str]:
+    return [r.jdk, r.flag_set, *([r.container or "none"] if "container" in headers else [])]
+
+
 def results_renderable(title: str, results: Sequence[VariantResult], metric: Any | None) -> RenderableType:
     """Per variant: trials ok, time, workload metric (mean, and the first third of the measured part
     against the last), GC and RSS figures; means over the variant's successful trials, ± the coefficient
     of variation. GC pauses (p99, max) in ms; interval: mean time between GCs."""
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
-    headers = ["JDK", "flags", "ok", "time\ns"]
+    where = _where_headers(results)
+    headers = [*where, "ok", "time\ns"]
     if metric is not None:
         unit = metric.unit or metric.name
         headers += [f"{unit}\nmean", "early → late\n(warm-up)"]
-    headers += [c.header for c in RESULT_COLUMNS]
+    columns = RESULT_COLUMNS + (CONTAINER_COLUMNS if "container" in where else ())
+    headers += [c.header for c in columns]
     for i, name in enumerate(headers):
-        table.add_column(name, justify="left" if i < 2 else "right", no_wrap=True)
+        table.add_column(name, justify="left" if i < len(where) else "right", no_wrap=True)
     notes: list[Text] = []
     for r in results:
         f = r.figures
-        row = [r.jdk, r.flag_set, f"{r.ok}/{r.trials}", _cell(f["elapsed_s"], _fixed(1), spread=False)]
+        row = [*_where(r, where), f"{r.ok}/{r.trials}", _cell(f["elapsed_s"], _fixed(1), spread=False)]
         if metric is not None:
             row += [_cell(f["metric_mean"], _num, spread=True), _warmup(f)]
-        row += [_cell(f[c.figure], c.fmt, spread=c.spread) for c in RESULT_COLUMNS]
+        row += [_cell(f[c.figure], c.fmt, spread=c.spread) for c in columns]
         table.add_row(*row)
         notes += [Text(f"{r.variant}: {reason}", style="red") for reason in r.reasons]
         notes += [Text(f"{r.variant}: profile: {note}", style="dim") for note in r.profile_notes]
@@ -150,14 +167,15 @@ def calls_table(results: Sequence[VariantResult]) -> Table | None:
         return None
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_justify="left")
     table.title = "calls counted from readiness to the end (mean per trial)"
-    table.add_column("JDK", no_wrap=True)
-    table.add_column("flags", no_wrap=True)
+    where = _where_headers(results)
+    for header in where:
+        table.add_column(header, no_wrap=True)
     for name in names:
         table.add_column(name.removeprefix(CALLS), justify="right", overflow="fold")
     missing = Figure(None, None, 0)
     for r in results:
         cells = [_cell(r.figures.get(n, missing), _fixed(0), spread=True) for n in names]
-        table.add_row(r.jdk, r.flag_set, *cells)
+        table.add_row(*_where(r, where), *cells)
     return table
 
 
@@ -169,13 +187,14 @@ def timeline_renderable(results: Sequence[VariantResult], metric: Any) -> Render
     top = max((v for r in shown for v in r.timeline.values if v is not None), default=0.0)  # type: ignore[union-attr]
     unit = metric.unit or metric.name
     table = Table(box=None, show_header=False, pad_edge=False, collapse_padding=True)
-    for justify in ("left", "left", "left", "right"):
+    where = _where_headers(shown)
+    for justify in (*["left"] * len(where), "left", "right"):
         table.add_column(justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for r in shown:
         t = r.timeline
         assert t is not None
         span = f"{t.bin_s * len(t.values):.0f} s"
-        table.add_row(r.jdk, r.flag_set, sparkline(t.values, top), span)
+        table.add_row(*_where(r, where), sparkline(t.values, top), span)
     head = Text(
         f"{unit} over time, from ready to the end (mean of the trials; one scale, █ = {_num(top)} {unit})",
         style="bold",
@@ -191,12 +210,13 @@ def _pair(peak: Figure, mean: Figure) -> str:
     return f"{top}/{mean.mean:,.1f}"
 
 
-def _levels_table() -> Table:
+def _levels_table(where: Sequence[str], container: bool) -> Table:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
-    headers = ["JDK", "flags", "level", "n", "req/s", "err\n%", "young/min\npeak/mean", "pause\nms/min"]
+    headers = [*where, "level", "n", "req/s", "err\n%", "young/min\npeak/mean", "pause\nms/min"]
     headers += ["max\npause", "full/min\npeak/mean", "P95\nms", "P99\nms", "P99 svc\nms", "RSS\nMiB"]
+    headers += ["thrott-\nled %", "memory\nMiB"] if container else []
     for i, name in enumerate(headers):
-        table.add_column(name, justify="left" if i < 3 else "right", no_wrap=True)
+        table.add_column(name, justify="left" if i <= len(where) else "right", no_wrap=True)
     return table
 
 
@@ -205,12 +225,17 @@ def levels_renderable(title: str, results: Sequence[LevelResult]) -> RenderableT
     pause time per minute (cumulative) and the longest pause (single), full GCs, then the latency the
     clients saw. Means over the variant's successful trials; GC figures of each level's measured window.
     Every other figure (max latency, pause percentiles, GC overhead, CPU) is in `jvmlab results --json`."""
-    table = _levels_table()
+    where = _where_headers(results)
+    container = "container" in where
+    table = _levels_table(where, container)
     for r in results:
         f = r.figures
+        cgroup = [
+            _cell(f["throttled_percent"], _fixed(1), spread=False),
+            _cell(f["memory_peak_bytes"], lambda v: f"{v / units.MIB:,.0f}", spread=False),
+        ]
         table.add_row(
-            r.jdk,
-            r.flag_set,
+            *_where(r, where),
             r.level,
             str(r.trials),
             _cell(f["throughput_rps"], _fixed(1), spread=False),
@@ -223,11 +248,18 @@ def levels_renderable(title: str, results: Sequence[LevelResult]) -> RenderableT
             _cell(f["p99_ms"], _num, spread=True),
             _cell(f["service_p99_ms"], _num, spread=False),
             _cell(f["rss_peak_bytes"], lambda v: f"{v / units.MIB:,.0f}", spread=False),
+            *(cgroup if container else []),
         )
     note = Text(
         "young/min, full/min: GCs in the busiest minute / per minute on average; pause ms/min: "
         "stop-the-world time per minute; max pause: the longest; P95, P99: the clients' latency from each "
-        "request's due time; P99 svc: service time, from the actual send",
+        "request's due time; P99 svc: service time, from the actual send"
+        + (
+            "; throttled %: the CFS periods in which the container ran out of CPU quota; memory: the most "
+            "its cgroup held (page cache included)"
+            if container
+            else ""
+        ),
         style="dim",
     )
     return Group(Text(title, style="bold"), table, note)

@@ -1,0 +1,135 @@
+"""Real cgroups on this machine (cgroup v1 here; v2 where a machine has it): the limits hold as the cgroup's
+own accounting measures them, a heap beyond the memory limit is killed by the kernel and counted, and no
+cgroup or process is left, after a trial and after kill -9 of jvmlab mid-trial. Needs root (or a delegated
+cgroup); skipped with the reason otherwise."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import psutil
+import pytest
+
+from jvmlab.container import Limits, make, this_machine
+from jvmlab.container.group import PREFIX
+from jvmlab.container.usage import usage_from_file
+from jvmlab.errors import ContainerError
+from jvmlab.jdk.launch import start_supervised
+
+ROOT = Path(__file__).resolve().parents[2]
+CLASSES = ROOT / "build" / "java"
+
+
+def _cgroups_here() -> str | None:
+    """Why real cgroups cannot be tested here, or None."""
+    if not sys.platform.startswith("linux"):
+        return "cgroups are Linux's"
+    try:
+        make(this_machine(), "probe", Limits.of(cpus=1, memory="64m")).remove()
+    except ContainerError as e:
+        return str(e)
+    return None
+
+
+WHY_NOT = _cgroups_here()
+pytestmark = [pytest.mark.jvm, pytest.mark.skipif(WHY_NOT is not None, reason=f"no cgroups: {WHY_NOT}")]
+
+
+def _leftovers(pid: int) -> list[Path]:
+    """Trial cgroups made by process `pid`, in any controller's folder of this machine."""
+    hierarchy = this_machine()
+    return [p for folder in set(hierarchy.own.values()) for p in folder.glob(f"{PREFIX}{pid}-*")]
+
+
+def test_a_half_cpu_container_gives_half_a_cpu_second_per_second(tmp_path):
+    group = make(this_machine(), "half", Limits.of(cpus=0.5, memory="256m"))
+    # One allocating thread wants a whole CPU (and its GC more): the quota holds it to half of one.
+    argv = ["java", "-XX:+UseSerialGC", "-Xmx64m", "-cp", str(CLASSES), "jvmlab.workloads.GcChurn"]
+    started = start_supervised(
+        [*argv, "--duration-s=5"], cgroup=group.supervision(tmp_path / "c.json"), stdout=subprocess.DEVNULL
+    )
+    time.sleep(1.5)  # past the JVM's start
+    first, t1 = group.read(), time.monotonic()
+    time.sleep(2.5)
+    last, t2 = group.read(), time.monotonic()
+    assert started.proc.wait(timeout=60) == 0
+    assert first.cpu_s is not None and last.cpu_s is not None
+    rate = (last.cpu_s - first.cpu_s) / (t2 - t1)
+    assert 0.45 <= rate <= 0.55, rate
+    assert last.throttled_percent is not None and last.throttled_percent > 50
+    kept = usage_from_file(group.version, tmp_path / "c.json")
+    assert kept is not None and kept.cpu_s >= last.cpu_s and kept.oom_kills == 0
+    assert not any(f.exists() for f in group.distinct)  # the supervisor removed it
+
+
+def test_a_heap_beyond_the_memory_limit_is_killed_by_the_kernel_and_counted(tmp_path):
+    group = make(this_machine(), "oom", Limits.of(memory="128m"))
+    argv = ["java", "-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch", "-version"]
+    started = start_supervised(argv, cgroup=group.supervision(tmp_path / "c.json"), stderr=subprocess.DEVNULL)
+    assert started.proc.wait(timeout=60) == -signal.SIGKILL
+    kept = usage_from_file(group.version, tmp_path / "c.json")
+    assert kept is not None and kept.oom_kills == 1 and kept.memory_peak_bytes == 128 * 2**20
+    assert not any(f.exists() for f in group.distinct)
+
+
+SPEC = """
+name = "container-kill"
+[workload]
+command = ["{{java}}", "{{jvm_opts}}", "-Djvmlab.test.token={token}", "-cp", "{{classes}}",
+           "jvmlab.workloads.GcChurn", "--duration-s=120", "--rate-mb-s=20", "--live-mb=8"]
+[matrix]
+jdks = ["17"]
+repetitions = 1
+[matrix.flags]
+default = ["-Xmx64m"]
+[matrix.containers]
+small = {{ cpus = 0.5, memory = "256m" }}
+[trial]
+timeout_s = 300
+[telemetry]
+gc_log = false
+"""
+
+
+def test_kill_9_of_jvmlab_mid_trial_leaves_no_cgroup_and_no_process(tmp_path):
+    token = uuid.uuid4().hex
+    spec = tmp_path / "spec.toml"
+    spec.write_text(SPEC.format(token=token))
+    argv = [sys.executable, "-m", "jvmlab", "run", str(spec), "--db", str(tmp_path / "r.db")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    with open(tmp_path / "jvmlab.log", "wb") as log:
+        jvmlab = subprocess.Popen([*argv, "--runs", str(tmp_path / "runs")], stdout=log, stderr=log, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while not (jvms := [p for p in _with_token(token) if p.name().startswith("java")]):
+            assert jvmlab.poll() is None, (tmp_path / "jvmlab.log").read_text()
+            assert time.monotonic() < deadline, "no JVM after 120 s"
+            time.sleep(0.1)
+        assert _leftovers(jvmlab.pid), "the trial runs in no cgroup of jvmlab's"
+        cgroup_of_jvm = Path(f"/proc/{jvms[0].pid}/cgroup").read_text()
+        assert f"{PREFIX}{jvmlab.pid}-" in cgroup_of_jvm
+        jvmlab.send_signal(signal.SIGKILL)
+        jvmlab.wait()
+        deadline = time.monotonic() + 15
+        while (_with_token(token) or _leftovers(jvmlab.pid)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _with_token(token), "a process of the trial outlived jvmlab"
+        assert not _leftovers(jvmlab.pid), "a cgroup of the trial outlived jvmlab"
+    finally:
+        for p in _with_token(token):
+            p.kill()
+        jvmlab.kill()
+
+
+def _with_token(token: str) -> list[psutil.Process]:
+    found = []
+    for p in psutil.process_iter(["cmdline", "status"]):
+        if any(token in a for a in p.info["cmdline"] or ()) and p.info["status"] != psutil.STATUS_ZOMBIE:
+            found.append(p)
+    return found

@@ -1,0 +1,104 @@
+"""`jvmlab run` with [matrix.containers] on real JVMs (GcChurn, about a second a trial): containers are a
+dimension of the matrix, every trial of a limited container runs in a cgroup of its own with its counters
+stored, a heap beyond the memory limit makes an `oom-killed` trial (the kernel's evidence, nothing else
+lost), and results, compare and goals read the container's figures."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from tests.container.test_cgroup_live import WHY_NOT
+
+from jvmlab.cli.main import main
+from jvmlab.experiment.storage import OK, OOM_KILLED, Store
+
+pytestmark = [pytest.mark.jvm, pytest.mark.skipif(WHY_NOT is not None, reason=f"no cgroups: {WHY_NOT}")]
+
+SPEC = """
+name = "containers"
+[workload]
+command = ["{java}", "{jvm_opts}", "-cp", "{classes}", "jvmlab.workloads.GcChurn",
+           "--duration-s=2", "--rate-mb-s=0", "--live-mb=16"]
+[workload.metric]
+name = "allocation"
+regex = "rate_mb_s=(?P<value>[0-9.]+)"
+unit = "MB/s"
+[matrix]
+jdks = ["21"]
+repetitions = 2
+[matrix.flags]
+default = []
+pretouch = ["-Xms200m", "-XX:+AlwaysPreTouch"]
+[matrix.containers]
+half = { cpus = 0.5, memory = "160m" }
+none = {}
+[trial]
+timeout_s = 60
+[telemetry]
+sample_interval_s = 0.25
+[goals]
+all = ["throttled_percent <= 1"]
+"""
+
+
+@pytest.fixture(autouse=True)
+def wide_console(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "220")
+
+
+def test_containers_cross_the_matrix_and_their_cgroups_are_measured(tmp_path, capsys):
+    spec = tmp_path / "spec.toml"
+    spec.write_text(SPEC)
+    db = tmp_path / "r.db"
+    code = main(["run", str(spec), "--db", str(db), "--runs", str(tmp_path / "runs")])
+    out = capsys.readouterr().out
+    assert code in (0, 1), out
+    store = Store.open(str(db))
+    trials = {
+        t.variant: t for t in store.trials(store.latest_experiment("containers").id) if t.repetition == 1
+    }
+    store.close()
+    (jdk,) = {t.jdk for t in trials.values()}
+    assert set(trials) == {f"{jdk}/{fs}/{c}" for fs in ("default", "pretouch") for c in ("half", "none")}
+    # 200 MiB pre-touched in 160 MiB: the kernel kills it, and says so through the cgroup
+    killed = trials[f"{jdk}/pretouch/half"]
+    assert killed.state == OOM_KILLED and "OOM killer" in killed.reason and "160 MiB" in killed.reason
+    assert killed.cgroup["usage"]["oom_kills"] == 1
+    # the same flags without a limit, and the defaults in the container, run
+    unlimited = trials[f"{jdk}/pretouch/none"]
+    assert unlimited.state == OK and unlimited.cgroup["usage"] is None and unlimited.cgroup["version"] is None
+    half = trials[f"{jdk}/default/half"]
+    assert half.state == OK and half.container == "half"
+    usage = half.cgroup["usage"]
+    assert half.cgroup["limits"] == {
+        "cpus": 0.5,
+        "memory_bytes": 160 * 2**20,
+        "cpuset": None,
+        "swap_bytes": 0,
+    }
+    assert usage["throttled_percent"] > 50 and 0 < usage["memory_peak_percent"] <= 100
+    assert usage["cpu_s"] / half.elapsed_s < 0.6  # half a CPU at most, start-up included
+    assert (tmp_path / "runs").exists() and not list((tmp_path / "runs").rglob("cgroup.json.tmp"))
+
+    assert main(["results", "containers", "--db", str(db), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["containers"]["half"]["text"] == "0.5 CPU, 160 MiB"
+    rows = {v["variant"]: v for v in doc["variants"]}
+    assert rows[f"{jdk}/default/half"]["container"] == "half"
+    assert rows[f"{jdk}/default/half"]["figures"]["throttled_percent"]["mean"] > 50
+    assert rows[f"{jdk}/pretouch/half"]["states"] == {OOM_KILLED: 2}
+
+    assert main(["results", "containers", "--db", str(db)]) == 0
+    table = capsys.readouterr().out
+    assert "container" in table and "thrott-" in table and "OOM killer" in table
+
+    # the goal on the container's throttling: the half-CPU variant misses it
+    code = main(["compare", "containers", "--db", str(db), "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    goals = {
+        g["variant"]: g for b in doc["blocks"] for g in b["verdicts"] if g["measure"] == "throttled_percent"
+    }
+    assert goals[f"{jdk}/default/half"]["verdict"] == "fail" and goals[f"{jdk}/default/half"]["value"] > 50
+    assert goals[f"{jdk}/default/none"]["verdict"] == "no data"  # no container, no throttling to judge
+    assert code == 0  # compare shows; `jvmlab gate` turns a failed goal into an exit code
