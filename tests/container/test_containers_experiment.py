@@ -79,6 +79,13 @@ def test_containers_cross_the_matrix_and_their_cgroups_are_measured(tmp_path, ca
     }
     assert usage["throttled_percent"] > 50 and 0 < usage["memory_peak_percent"] <= 100
     assert usage["cpu_s"] / half.elapsed_s < 0.6  # half a CPU at most, start-up included
+    # the JVM's own choice in that container (checked in it before the run): Serial, half the memory as heap
+    assert half.jdk_info["ergonomics"]["collector"] == "Serial"
+    assert half.jdk_info["ergonomics"]["max_heap_size_bytes"] == 80 * 2**20
+    seen = half.jdk_info["container"]
+    assert seen["containerized"] and seen["effective_cpus"] == 1 and seen["memory_limit_bytes"] == 160 * 2**20
+    assert "Serial, heap 80 MiB, 1 CPU of a 160 MiB container" in out
+    assert "its trials will be oom-killed too" in out  # the pretouching variant's check in 160 MiB
     assert (tmp_path / "runs").exists() and not list((tmp_path / "runs").rglob("cgroup.json.tmp"))
 
     assert main(["results", "containers", "--db", str(db), "--json"]) == 0

@@ -48,7 +48,7 @@ def check_one(jdk, flags):
     return FlagVerdict(True, warnings=("a warning",) if "-XX:+Warn" in flags else ())
 
 
-def check(jdks, flag_sets):
+def check(jdks, flag_sets, limits=None):
     return {(j.name, name): check_one(j, flags) for j in jdks for name, flags in flag_sets.items()}
 
 

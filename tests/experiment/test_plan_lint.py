@@ -47,7 +47,7 @@ DEPRECATED = (
 )
 
 
-def check_saying_deprecated(jdks, flag_sets):
+def check_saying_deprecated(jdks, flag_sets, limits=None):
     """As the JVMs do: a warning for MaxRAMFraction (fake JDKs, no JVM)."""
     return {
         (j.name, name): FlagVerdict(True, warnings=(DEPRECATED,) if "-XX:MaxRAMFraction=4" in flags else ())

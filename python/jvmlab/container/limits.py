@@ -37,7 +37,7 @@ def memory_text(value: int) -> str:
     """512 MiB, 1.5 GiB: a size as the limits are shown."""
     for unit, size in (("GiB", 1024**3), ("MiB", 1024**2)):
         if value >= size:
-            return f"{value / size:.4g} {unit}"
+            return f"{value / size:.3g} {unit}"
     return f"{value} B"
 
 

@@ -15,8 +15,11 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from jvmlab.container import Limits, this_machine
+from jvmlab.container import make as make_group
 from jvmlab.errors import UsageError
 from jvmlab.jdk.collectors import selected_by
+from jvmlab.jdk.container_view import SHOW_SYSTEM, ContainerView, container_view
 from jvmlab.jdk.jvm_output import FlagValue, parse_flags_final, split_messages, warnings_in
 from jvmlab.jdk.launch import JvmOutput
 from jvmlab.jdk.model import Jdk
@@ -107,6 +110,9 @@ class FlagCheck:
     flag_table: tuple[FlagValue, ...]
     note: str
     elapsed_s: float
+    # Checked in a container (check_flags' limits): its limits, and what the JVM saw of it
+    limits: Limits | None = None
+    container: ContainerView | None = None
 
     @property
     def error(self) -> str | None:
@@ -130,6 +136,8 @@ class FlagCheck:
             "errors": list(self.errors),
             "warnings": list(self.warnings),
             "ergonomics": self.ergonomics.to_dict() if self.ergonomics else None,
+            "limits": self.limits.to_json() if self.limits else None,
+            "container": self.container.to_dict() if self.container else None,
             "note": self.note,
             "elapsed_s": round(self.elapsed_s, 3),
         }
@@ -216,14 +224,39 @@ def _result(jdk: Jdk, label: str, flags: tuple[str, ...], out: JvmOutput, openj9
 
 
 def check_flags(
-    jdk: Jdk, flags: Sequence[str], *, label: str | None = None, timeout_s: float = DEFAULT_TIMEOUT_S
+    jdk: Jdk,
+    flags: Sequence[str],
+    *,
+    label: str | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    limits: Limits | None = None,
 ) -> FlagCheck:
-    """Starts `java <flags> -XX:+PrintFlagsFinal -version` on `jdk` and reads what it said."""
+    """Starts `java <flags> -XX:+PrintFlagsFinal -version` on `jdk` and reads what it said; in a container
+    with `limits` (a cgroup made for it), where the ergonomics are the container's and the JVM says what it
+    sees of it (-XshowSettings:system). ContainerError when no cgroup can be made."""
     argv_flags = validate_flags(flags)
     openj9 = jdk.vm == "OpenJ9"
-    extra = ("-version",) if openj9 else PRINT_FLAGS
-    out = run_java(jdk.java, [*argv_flags, *extra], timeout_s)
+    extra: tuple[str, ...] = ("-version",) if openj9 else PRINT_FLAGS
+    if limits is None or limits.unlimited:
+        out = run_java(jdk.java, [*argv_flags, *extra], timeout_s)
+    else:
+        group = make_group(this_machine(), f"check-{jdk.name}", limits)
+        shown = (SHOW_SYSTEM,) if jdk.major >= 11 else ()  # JDK 8's has no system settings before 8u191
+        try:
+            out = run_java(jdk.java, [*shown, *argv_flags, *extra], timeout_s, join=group.join_files)
+            killed = group.read().oom_kills
+        finally:
+            group.remove()
+        if killed:  # the flags may be fine: the container is too small for them
+            outside = check_flags(jdk, flags, label=label, timeout_s=timeout_s)
+            said = (
+                f"killed by the kernel's OOM killer in the container ({limits.text()}) before it printed "
+                "its flags: its trials will be oom-killed too"
+            )
+            return replace(outside, limits=limits, warnings=(*outside.warnings, said), ergonomics=None)
     check = _result(jdk, label if label is not None else " ".join(argv_flags), argv_flags, out, openj9)
+    if limits is not None:
+        check = replace(check, limits=limits, container=container_view(out.stderr))
     if openj9:  # what it ignores in silence, said (jdk/openj9_options.py)
         ignored = []
         for flag in argv_flags:
@@ -240,10 +273,16 @@ def check_matrix(
     *,
     workers: int = MATRIX_WORKERS,
     timeout_s: float = DEFAULT_TIMEOUT_S,
+    limits: Limits | None = None,
 ) -> list[FlagCheck]:
-    """Every JDK x every named flag set, `workers` JVMs at a time; results in JDK order, then set order."""
+    """Every JDK x every named flag set (in a container with `limits`), `workers` JVMs at a time; results in
+    JDK order, then set order."""
     for flags in flag_sets.values():
         validate_flags(flags)
     jobs = [(jdk, label, tuple(flags)) for jdk in jdks for label, flags in flag_sets.items()]
+
+    def one(job: tuple[Jdk, str, tuple[str, ...]]) -> FlagCheck:
+        return check_flags(job[0], job[2], label=job[1], timeout_s=timeout_s, limits=limits)
+
     with ThreadPoolExecutor(max(1, workers)) as pool:
-        return list(pool.map(lambda j: check_flags(j[0], j[2], label=j[1], timeout_s=timeout_s), jobs))
+        return list(pool.map(one, jobs))

@@ -87,7 +87,7 @@ def split_messages(stderr: str) -> tuple[list[str], list[str]]:
         line = raw.rstrip()
         if not line.strip():
             continue
-        if line.startswith(("Property settings:", "VM settings:")):
+        if line.startswith(("Property settings:", "VM settings:", "Operating System Metrics:")):
             in_settings = True
             continue
         if in_settings and line.startswith("    "):

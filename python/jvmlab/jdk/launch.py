@@ -182,9 +182,24 @@ def run_jvm(
     return JvmRun(tuple(argv), proc.returncode, timed_out, time.monotonic() - start)
 
 
-def capture_jvm(argv: Sequence[str], *, timeout_s: float) -> JvmOutput:
+def joining(procs_files: Sequence[str]) -> Callable[[], None]:
+    """What a child runs before exec to move itself into a cgroup (its cgroup.procs files: "0" is itself)."""
+
+    def join() -> None:
+        for procs in procs_files:
+            fd = os.open(procs, os.O_WRONLY)
+            try:
+                os.write(fd, b"0")
+            finally:
+                os.close(fd)
+
+    return join
+
+
+def capture_jvm(argv: Sequence[str], *, timeout_s: float, join: Sequence[str] = ()) -> JvmOutput:
     """Runs argv (a list, never a shell) with its output captured; on timeout kills its whole process group,
-    so a child that keeps the pipes open cannot hang us."""
+    so a child that keeps the pipes open cannot hang us. `join`: the cgroup.procs files of a cgroup to run
+    it in (container.TrialGroup.join_files)."""
     start = time.monotonic()
     try:
         proc = subprocess.Popen(
@@ -193,9 +208,11 @@ def capture_jvm(argv: Sequence[str], *, timeout_s: float) -> JvmOutput:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
+            preexec_fn=joining(join) if join else None,  # noqa: PLW1509 - no locks in the child
         )
-    except OSError as e:
-        return JvmOutput(tuple(argv), None, "", "", False, 0.0, f"cannot run {argv[0]}: {e.strerror or e}")
+    except (OSError, subprocess.SubprocessError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        return JvmOutput(tuple(argv), None, "", "", False, 0.0, f"cannot run {argv[0]}: {why}")
     timed_out = False
     try:
         out, err = proc.communicate(timeout=timeout_s)

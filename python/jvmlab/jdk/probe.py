@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -96,9 +96,12 @@ def _cache_store(home: Path, key: dict[str, Any], probe: dict[str, Any]) -> None
 # ---- running java ------------------------------------------------------------------------------------------
 
 
-def run_java(java: Path, args: tuple[str, ...] | list[str], timeout_s: float) -> JvmOutput:
+def run_java(
+    java: Path, args: tuple[str, ...] | list[str], timeout_s: float, join: Sequence[str] = ()
+) -> JvmOutput:
+    """`java ARGS` with its output, at most a few at once; in a cgroup when `join` names its procs files."""
     with _JVM_SLOTS:
-        return capture_jvm([str(java), *args], timeout_s=timeout_s)
+        return capture_jvm([str(java), *args], timeout_s=timeout_s, join=join)
 
 
 def _first_error(out: JvmOutput) -> str:

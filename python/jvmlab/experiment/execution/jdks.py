@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from jvmlab.container import Limits
 from jvmlab.experiment.execution.verdict import FlagVerdict
 from jvmlab.experiment.spec import ExperimentSpec
 
@@ -18,17 +19,21 @@ def resolve(selections: Sequence[str]) -> list[Any]:
     return select_jdks(installed_jdks(), list(selections))
 
 
-def check(jdks: Sequence[Any], flag_sets: Mapping[str, Sequence[str]]) -> dict[tuple[str, str], FlagVerdict]:
+def check(
+    jdks: Sequence[Any], flag_sets: Mapping[str, Sequence[str]], limits: Limits | None = None
+) -> dict[tuple[str, str], FlagVerdict]:
+    """Every JDK x flag set, in a container with `limits` when given."""
     from jvmlab.jdk.flags import check_matrix
 
     verdicts = {}
-    for c in check_matrix(jdks, flag_sets):
+    for c in check_matrix(jdks, flag_sets, limits=limits):
         verdicts[(c.jdk_name, c.label)] = FlagVerdict(
             accepted=c.accepted,
             message=c.error,
             warnings=tuple(c.warnings),
             ergonomics=c.ergonomics.to_dict() if c.ergonomics else {},
             flag_table={f.name: str(f.value) for f in c.flag_table},
+            container=c.container.to_dict() if c.container else None,
         )
     return verdicts
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from jvmlab import host
+from jvmlab.container import Limits
 from jvmlab.errors import InputError, JvmLabError, os_error_reason
 from jvmlab.experiment.execution import interrupt
 from jvmlab.experiment.execution.containers import check_containers
@@ -52,7 +53,10 @@ MAX_LOSSES = 3
 
 ResolveJdks = Callable[[Sequence[str]], list[Any]]
 # (JDKs, flag sets by name) -> verdict per (JDK name, flag set name); the checks may run in parallel.
-CheckFlags = Callable[[Sequence[Any], Mapping[str, Sequence[str]]], dict[tuple[str, str], FlagVerdict]]
+# (JDKs, flag sets, container limits or None) -> (JDK, flag set) -> verdict
+CheckFlags = Callable[
+    [Sequence[Any], Mapping[str, Sequence[str]], Limits | None], dict[tuple[str, str], FlagVerdict]
+]
 
 
 class Progress(Protocol):
@@ -123,10 +127,20 @@ def make_plan(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> 
         check_containers(containers)  # no cgroup can be made: one line before any trial
     named = list(containers) if containers is not None else None
     all_variants = [v for v in variants(list(jdks), _flag_lists(spec), named) if v.jdk in applies[v.flag_set]]
-    checked: dict[tuple[str, str], FlagVerdict] = {}
-    for names, group in _groups(applies).items():  # one check per set of JDKs: the checks run in parallel
-        checked |= check([jdks[n] for n in names], {fs: _flag_lists(spec)[fs] for fs in group})
-    verdicts = {v.key: checked[(v.jdk, v.flag_set)] for v in all_variants}
+    # One check per set of JDKs (the checks run in parallel), and per container with limits: in it, where the
+    # JVM's ergonomics are the container's.
+    checked: dict[tuple[str, str, str | None], FlagVerdict] = {}
+    limited = {name: lim for name, lim in (containers or {}).items() if not lim.unlimited}
+    for names, group in _groups(applies).items():
+        sets = {fs: _flag_lists(spec)[fs] for fs in group}
+        outside = [(None, None)] if len(limited) < len(containers or {None: None}) else []
+        for where, limits in [*outside, *limited.items()]:
+            found = check([jdks[n] for n in names], sets, limits)
+            checked |= {(jdk, fs, where): verdict for (jdk, fs), verdict in found.items()}
+    verdicts = {
+        v.key: checked[(v.jdk, v.flag_set, v.container if v.container in limited else None)]
+        for v in all_variants
+    }
     levels = _fresh_levels(spec)
     trials = plan(
         all_variants,
@@ -200,6 +214,7 @@ def jdk_info(jdk: Any, verdict: FlagVerdict | None) -> dict[str, Any]:
         "release": read_release(Path(jdk.home)),
         "warnings": list(verdict.warnings) if verdict else [],
         "ergonomics": verdict.ergonomics if verdict else {},
+        "container": verdict.container if verdict else None,
     }
 
 

@@ -17,3 +17,5 @@ class FlagVerdict:
     ergonomics: dict[str, Any] = field(default_factory=dict)
     # Every -XX:+PrintFlagsFinal value (name -> value) where the JVM printed them.
     flag_table: dict[str, str] = field(default_factory=dict)
+    # Checked in the variant's container: what the JVM saw of it (jdk.container_view.ContainerView)
+    container: dict[str, Any] | None = None

@@ -4,7 +4,7 @@ the trial order) and the results per variant after it."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +13,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from jvmlab.container.limits import Limits, memory_text
 from jvmlab.experiment.analysis.nodes import NodeLoss
 from jvmlab.experiment.analysis.results import CALLS, Figure, LevelResult, VariantResult
 from jvmlab.report import units
@@ -41,9 +42,10 @@ def _flag_sets_table(plan: Any) -> Table:
 def plan_renderable(plan: Any, *, store_url: str) -> RenderableType:
     """The plan of `jvmlab run`: the flag sets, the verdict of the flag check per variant, the order."""
     spec = plan.spec
+    containers = spec.matrix.container_limits()
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_justify="left")
-    for name in ("JDK / flag set", "version", "JVM says"):
-        table.add_column(name, overflow="fold", no_wrap=name != "JVM says")
+    for name in ("JDK / flag set", "version", "JVM says", *(["the JVM picks"] if containers else [])):
+        table.add_column(name, overflow="fold", no_wrap=name not in ("JVM says", "the JVM picks"))
     for v in plan.variants:
         verdict = plan.verdicts[v.key]
         jdk = plan.jdks[v.jdk]
@@ -54,7 +56,8 @@ def plan_renderable(plan: Any, *, store_url: str) -> RenderableType:
         )
         if verdict.accepted and verdict.warnings:
             said = Text("accepted, warns: " + "; ".join(verdict.warnings), style="yellow")
-        table.add_row(v.key, f"{jdk.version} ({getattr(jdk, 'vendor', '') or ''})", said)
+        picks = [jvm_picks(verdict.ergonomics, verdict.container)] if containers else []
+        table.add_row(v.key, f"{jdk.version} ({getattr(jdk, 'vendor', '') or ''})", said, *picks)
     order = ", ".join(t.key for t in plan.trials[:6]) + (" ..." if len(plan.trials) > 6 else "")
     levels = ""
     if spec.load is not None:
@@ -66,7 +69,36 @@ def plan_renderable(plan: Any, *, store_url: str) -> RenderableType:
         f" ({spec.matrix.order} order, seed {spec.matrix.seed}), timeout {spec.trial.timeout_s:g} s each"
         f"{levels}; results to {store_url}",
     )
-    return Group(head, _flag_sets_table(plan), table, Text(f"order: {order}", style="dim"))
+    sizes = [_containers_table(containers)] if containers else []
+    return Group(head, _flag_sets_table(plan), *sizes, table, Text(f"order: {order}", style="dim"))
+
+
+def _containers_table(containers: Mapping[str, Limits]) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_justify="left")
+    table.add_column("container", no_wrap=True)
+    table.add_column("limits (a cgroup per trial)", overflow="fold")
+    for name, limits in containers.items():
+        table.add_row(name, limits.text() if not limits.unlimited else "none: no cgroup")
+    return table
+
+
+def jvm_picks(ergonomics: Mapping[str, Any], container: Mapping[str, Any] | None) -> str:
+    """What the JVM chose by itself in the variant's container: "Serial, heap 128 MiB, 1 CPU of a 512 MiB
+    container (cgroupv1)", from its -XX:+PrintFlagsFinal and -XshowSettings:system in that container."""
+    parts = []
+    if ergonomics.get("collector"):
+        parts.append(str(ergonomics["collector"]))
+    if ergonomics.get("max_heap_size_bytes"):
+        parts.append(f"heap {memory_text(int(ergonomics['max_heap_size_bytes']))}")
+    if container and container.get("containerized"):
+        cpus = container.get("effective_cpus")
+        memory = container.get("memory_limit_bytes")
+        seen = f"{cpus} CPU{'' if cpus == 1 else 's'}" if cpus else ""
+        seen += (" of a " if seen else "a ") + f"{memory_text(memory)} container" if memory else ""
+        parts.append(f"{seen} ({container.get('provider') or 'cgroup'})" if seen else "")
+    elif container is not None:
+        parts.append("no container seen")
+    return ", ".join(p for p in parts if p) or "—"
 
 
 @dataclass(frozen=True)
