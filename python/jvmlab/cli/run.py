@@ -20,6 +20,7 @@ from rich.progress import (
 from rich.text import Text
 
 from jvmlab.cli.output import print_renderables, print_text, stdout_console
+from jvmlab.container import Limits
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.analysis.nodes import node_losses, trials_per_node
 from jvmlab.experiment.analysis.results import LevelResult, VariantResult, level_results, variant_results
@@ -54,6 +55,7 @@ class RunOptions:
     allow_rejected: bool = False
     executor: str = "local"  # where trials run: "local" (this machine) or "ray" (a cluster at `address`)
     address: str | None = None
+    limits: Limits | None = None  # --cpus/--memory/--cpuset: every variant in this container
 
 
 class BarProgress:
@@ -120,6 +122,8 @@ class BarProgress:
 
 def run(options: RunOptions) -> int:
     spec = load_spec(options.spec)
+    if options.limits is not None and not options.limits.unlimited:
+        spec = spec.in_container(options.limits)
     text = options.spec.read_text()
     _, trials = execute(spec, text, options)
     failed = [t for t in trials if t.state not in (OK, REJECTED)]

@@ -95,6 +95,15 @@ class Limits:
             parts.append(memory_text(self.memory_bytes) + swap)
         return ", ".join(parts) or "no limits"
 
+    def name(self) -> str:
+        """A container's name made of its limits: 0.5cpu-512m, 2cpu-cpus0-1-2g."""
+        parts = [f"{self.cpus:g}cpu"] if self.cpus is not None else []
+        parts += [f"cpus{cpu_list(self.cpuset).replace(',', '_')}"] if self.cpuset is not None else []
+        if self.memory_bytes is not None:
+            mib = self.memory_bytes / 2**20
+            parts.append(f"{mib / 1024:g}g" if mib >= 1024 and mib % 1024 == 0 else f"{mib:g}m")
+        return "-".join(parts) or "none"
+
     def to_json(self) -> dict[str, object]:
         return {
             "cpus": self.cpus,
@@ -102,6 +111,17 @@ class Limits:
             "cpuset": list(self.cpuset) if self.cpuset is not None else None,
             "swap_bytes": self.swap_bytes,
         }
+
+
+def parse_cpu_list(text: str) -> list[int]:
+    """CPU numbers of "0-3,6" (the kernel's list format) or "0,1"."""
+    cpus: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        low, dash, high = part.partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise UsageError(f"cpuset {text!r}: CPU numbers and ranges, as 0-3,6")
+        cpus += range(int(low), int(high if dash else low) + 1)
+    return cpus
 
 
 def cpu_list(cpus: Sequence[int]) -> str:

@@ -539,6 +539,16 @@ class ExperimentSpec(Strict):
             )
         return self
 
+    def in_container(self, limits: Limits) -> ExperimentSpec:
+        """The spec with every variant in one container of `limits` (`jvmlab run --cpus/--memory`), named
+        after them; the spec's own [matrix.containers] give way."""
+        cpuset = list(limits.cpuset) if limits.cpuset is not None else None
+        container = Container(
+            cpus=limits.cpus, memory=limits.memory_bytes, cpuset=cpuset, swap=limits.swap_bytes or None
+        )
+        matrix = self.matrix.model_copy(update={"containers": {limits.name(): container}})
+        return self.model_copy(update={"matrix": matrix})
+
     def template_dir(self) -> Path | None:
         t = self.workload.workdir_template
         return None if t is None else (Path(self.spec_dir) / t).resolve()

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from jvmlab.container.limits import memory_text
 from jvmlab.jdk.analyses import analyses_for, summary_line
 from jvmlab.jdk.flags import FlagCheck
 from jvmlab.jdk.model import Discovery, Jdk
@@ -128,7 +129,24 @@ def check_row(check: FlagCheck) -> tuple[str, ...]:
 
 def _title(check: FlagCheck) -> str:
     shown = " ".join(check.flags) or "(no flags: the defaults)"
-    return shown if check.label in ("", " ".join(check.flags)) else f"{check.label}: {shown}"
+    title = shown if check.label in ("", " ".join(check.flags)) else f"{check.label}: {shown}"
+    return title + (f", in a container of {check.limits.text()}" if check.limits is not None else "")
+
+
+def container_seen(check: FlagCheck) -> str | None:
+    """What the JVM said of its container (-XshowSettings:system), or None outside one."""
+    if check.limits is None:
+        return None
+    seen = check.container
+    if seen is None:
+        return "it said nothing of its container (-XshowSettings:system needs JDK 11+, or it did not start)"
+    if not seen.containerized:
+        return f"it found no container limits ({seen.provider or 'no cgroup provider'})"
+    cpus = (
+        f"{seen.effective_cpus} CPU{'' if seen.effective_cpus == 1 else 's'}" if seen.effective_cpus else ""
+    )
+    memory = memory_text(seen.memory_limit_bytes) if seen.memory_limit_bytes else "no memory limit"
+    return f"it sees {', '.join(p for p in (cpus, memory) if p)} ({seen.provider})"
 
 
 def check_view(checks: Sequence[FlagCheck]) -> CheckView:
@@ -143,6 +161,9 @@ def check_view(checks: Sequence[FlagCheck]) -> CheckView:
         messages += [("warning", f"{where}: {line}") for line in c.warnings]
         if c.note:
             messages.append(("note", f"{where}: {c.note}"))
+        seen = container_seen(c)
+        if seen is not None:
+            messages.append(("note", f"{where}: {seen}"))
     rejected = sum(not c.accepted for c in checks)
     parts = tuple(CheckSection(title, tuple(rows)) for title, rows in sections.items())
     return CheckView(parts, tuple(messages), rejected, len(checks))

@@ -126,6 +126,9 @@ MEASURES: tuple[Measure, ...] = (
     # a trial's container ([matrix.containers]): CFS periods out of quota, memory against its limit
     _m("throttled_percent", "CPU throttled", "%", LOWER, "throttled_percent", "throttled_percent"),
     _m("throttled_s", "CPU throttled time", "s", LOWER, "throttled_s", None),
+    _m("throttled_time_percent", "CPU throttled time of the run", "%", LOWER, "throttled_time_percent", None),
+    _m("anon_peak_mb", "container anonymous memory peak", "MiB", LOWER, "anon_peak_bytes", None),
+    _m("page_cache_peak_mb", "container page cache peak", "MiB", None, "file_peak_bytes", None),
     _m("memory_peak_mb", "container memory peak", "MiB", LOWER, "memory_peak_bytes", "memory_peak_bytes"),
     _m("memory_peak_percent", "container memory peak of its limit", "%", LOWER, "memory_peak_percent", None),
     # the code cache ([telemetry] jit): neither direction is better (more compiled code can be faster)
@@ -155,7 +158,10 @@ _GC = (
 )  # fmt: skip
 _PERF = ("task_clock_s", "page_faults", "context_switches", "cpu_migrations")
 _PMU = ("instructions", "cycles", "ipc", "itlb_misses_per_kinstr", "l1i_misses_per_kinstr")
-CONTAINER_MEASURES = ("throttled_percent", "throttled_s", "memory_peak_mb", "memory_peak_percent")
+CONTAINER_MEASURES = (
+    "throttled_percent", "throttled_s", "throttled_time_percent", "memory_peak_mb", "memory_peak_percent",
+    "anon_peak_mb", "page_cache_peak_mb",
+)  # fmt: skip
 
 
 def not_produced(name: str, telemetry: Telemetry, *, pmu: bool, containers: bool = False) -> str | None:

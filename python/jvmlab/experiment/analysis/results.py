@@ -122,6 +122,9 @@ FIGURES: dict[str, Callable[[TrialRow], float | None]] = {
     # the trial's container (its cgroup's counters): None without one
     "throttled_percent": lambda t: _get(t.cgroup, "usage", "throttled_percent"),
     "throttled_s": lambda t: _get(t.cgroup, "usage", "throttled_s"),
+    "throttled_time_percent": lambda t: _get(t.cgroup, "usage", "throttled_time_percent"),
+    "anon_peak_bytes": lambda t: _get(t.cgroup, "usage", "anon_peak_bytes"),
+    "file_peak_bytes": lambda t: _get(t.cgroup, "usage", "file_peak_bytes"),
     "memory_peak_bytes": lambda t: _get(t.cgroup, "usage", "memory_peak_bytes"),
     "memory_peak_percent": lambda t: _get(t.cgroup, "usage", "memory_peak_percent"),
 }

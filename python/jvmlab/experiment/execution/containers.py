@@ -22,10 +22,17 @@ def container_of(trial: str, limits: Limits | None) -> TrialGroup | None:
 
 
 def container_result(
-    name: str | None, limits: Limits | None, group: TrialGroup | None, counters: Path
+    name: str | None,
+    limits: Limits | None,
+    group: TrialGroup | None,
+    counters: Path,
+    series: Mapping[str, list[tuple[float, float]]],
+    elapsed_s: float,
 ) -> dict[str, Any] | None:
     """The trial's `cgroup` column: the limits, what the cgroup counted (kept by the supervisor in
-    `counters` as it removed the cgroup), and `oom_killed`, the reason when the kernel killed a process."""
+    `counters` as it removed the cgroup), the peaks of its anonymous and page-cache memory and its throttled
+    time as a share of the trial (from the samples, `series`), and `oom_killed`, the reason when the kernel
+    killed a process."""
     if name is None and group is None:
         return None
     usage: Usage | None = None
@@ -35,11 +42,23 @@ def container_result(
             usage = group.read()
         with contextlib.suppress(ContainerError):
             group.remove()
+    doc = usage.to_json() if usage is not None else None
+    if doc is not None:
+        for peak, samples in (
+            ("anon_peak_bytes", "cgroup_anon_bytes"),
+            ("file_peak_bytes", "cgroup_file_bytes"),
+        ):
+            values = [v for _, v in series.get(samples, [])]
+            doc[peak] = int(max(values)) if values else None
+        throttled = usage.throttled_s if usage is not None else None
+        doc["throttled_time_percent"] = (
+            100.0 * throttled / elapsed_s if throttled is not None and elapsed_s else None
+        )
     return {
         "name": name,
         "limits": (limits or Limits()).to_json(),
         "version": group.version if group is not None else None,
-        "usage": usage.to_json() if usage is not None else None,
+        "usage": doc,
         "oom_killed": _oom_reason(usage),
     }
 

@@ -108,6 +108,8 @@ class ProcessSampler:
         u = group.read()
         for name, value in (
             ("cgroup_memory_bytes", u.memory_bytes),
+            ("cgroup_anon_bytes", u.anon_bytes),
+            ("cgroup_file_bytes", u.file_bytes),
             ("cgroup_cpu_s", u.cpu_s),
             ("cgroup_throttled_s", u.throttled_s),
         ):

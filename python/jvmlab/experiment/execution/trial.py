@@ -402,7 +402,7 @@ def run_trial(
     if state == OK and not stopped_by_us and code != 0:
         state = FAILED
         reason = _failure_reason(code, watch, launch.workdir)
-    cgroup = container_result(setup.container, setup.limits, group, counters)
+    cgroup = container_result(setup.container, setup.limits, group, counters, sampler.series, elapsed)
     if cgroup is not None and cgroup["oom_killed"]:
         state, reason = OOM_KILLED, cgroup["oom_killed"]
     series = {"metric": metric_series(watch.metric_points, w.metric)} if w.metric else {}
