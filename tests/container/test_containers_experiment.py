@@ -109,3 +109,10 @@ def test_containers_cross_the_matrix_and_their_cgroups_are_measured(tmp_path, ca
     assert goals[f"{jdk}/default/half"]["verdict"] == "fail" and goals[f"{jdk}/default/half"]["value"] > 50
     assert goals[f"{jdk}/default/none"]["verdict"] == "no data"  # no container, no throttling to judge
     assert code == 0  # compare shows; `jvmlab gate` turns a failed goal into an exit code
+
+    # the report: a containers section with the JVM's picks, the cgroup's figures and throttling beside pauses
+    html_path = tmp_path / "report.html"
+    assert main(["report", "containers", "--db", str(db), "-o", str(html_path)]) == 0
+    html = html_path.read_text()
+    assert 'id="containers"' in html and "throttling-v1" in html and "CPU throttling beside GC pauses" in html
+    assert "Serial, heap 80 MiB, 1 CPU of a 160 MiB container" in html and "2 of 2" in html  # OOM-killed

@@ -57,6 +57,9 @@ class ReportData:
     jit: list[TrialJit] = field(default_factory=list)  # per successful trial with [telemetry] jit
     # the first successful trial of each variant with code cache samples: trial id -> code heap -> points
     code_heaps: dict[int, dict[str, list[tuple[float, float]]]] = field(default_factory=dict)
+    # per variant in a container: one successful trial's cgroup series (that of its GC evidence where it has
+    # one), by name ("cgroup_throttled_percent", ...)
+    cgroup_series: dict[str, dict[str, list[tuple[float, float]]]] = field(default_factory=dict)
 
 
 def gc_evidence(variant: str, trial_key: str, path: str) -> GcEvidence:
@@ -101,7 +104,22 @@ def report_data(
         profiles_of(store, exp, [v.variant for v in c.variants]),
         jit_of(store, exp),
         code_heaps_of(store, ok),
+        cgroup_series_of(store, ok, {variant: key for variant, (key, _) in first.items()}),
     )
+
+
+def cgroup_series_of(
+    store: Store, ok: list[TrialRow], with_gc_log: dict[str, str]
+) -> dict[str, dict[str, list[tuple[float, float]]]]:
+    """Per variant in a container, the cgroup series of its trial with GC evidence (else its first)."""
+    out: dict[str, dict[str, list[tuple[float, float]]]] = {}
+    for t in sorted(ok, key=lambda t: (t.key != with_gc_log.get(t.variant), t.repetition)):
+        if t.variant in out or not (t.cgroup or {}).get("usage"):
+            continue
+        series = store.series_named(t.id, "cgroup_")
+        if series:
+            out[t.variant] = series
+    return out
 
 
 def jit_of(store: Store, exp: ExperimentRow) -> list[TrialJit]:

@@ -24,6 +24,7 @@ from jvmlab.report import units
 from jvmlab.report.advice.html import findings_section
 from jvmlab.report.advice.verification import verification_section
 from jvmlab.report.experiment.comparison_view import ComparisonView, TableView, comparison_view
+from jvmlab.report.experiment.container_section import container_section
 from jvmlab.report.experiment.jit_section import jit_section
 from jvmlab.report.experiment.tune_section import tune_section
 from jvmlab.report.html.charts import Series, bar_chart, line_chart
@@ -500,6 +501,9 @@ def experiment_page(
     jit = jit_section(d, colors(c))
     if jit is not None:
         sections.append(jit)
+    containers = container_section(d)
+    if containers is not None:
+        sections.append(containers)
     sections.append(trials_section(d, None if output is None else output.resolve().parent))
     return Page(
         title=f"jvmlab: {c.name}",
