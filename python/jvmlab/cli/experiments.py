@@ -92,8 +92,8 @@ Baseline = Annotated[
     str | None,
     typer.Option(
         "--baseline",
-        help="Compare against this variant (JDK/flag set[/container]), flag set (per JDK), JDK (per flag "
-        "set) or container (per JDK and flag set); default: the spec's compare.baseline, else the flag set "
+        help="Compare against this variant (JDK/flag set, or JDK/flag set/container), flag set (per JDK), "
+        "JDK (per flag set) or container (per JDK and flag set); default: the spec's compare.baseline, else the flag set "
         "'default', else the first variant.",
     ),
 ]
