@@ -93,8 +93,8 @@ Baseline = Annotated[
     typer.Option(
         "--baseline",
         help="Compare against this variant (JDK/flag set, or JDK/flag set/container), flag set (per JDK), "
-        "JDK (per flag set) or container (per JDK and flag set); default: the spec's compare.baseline, else the flag set "
-        "'default', else the first variant.",
+        "JDK (per flag set) or container (per JDK and flag set); default: the spec's compare.baseline, else "
+        "the flag set 'default', else the first variant.",
     ),
 ]
 Alpha = Annotated[
