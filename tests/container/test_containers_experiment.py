@@ -113,6 +113,15 @@ def test_containers_cross_the_matrix_and_their_cgroups_are_measured(tmp_path, ca
     # the report: a containers section with the JVM's picks, the cgroup's figures and throttling beside pauses
     html_path = tmp_path / "report.html"
     assert main(["report", "containers", "--db", str(db), "-o", str(html_path)]) == 0
+    capsys.readouterr()
     html = html_path.read_text()
     assert 'id="containers"' in html and "throttling-v1" in html and "CPU throttling beside GC pauses" in html
     assert "Serial, heap 80 MiB, 1 CPU of a 160 MiB container" in html and "2 of 2" in html  # OOM-killed
+
+    # advice reads the container: throttled in 95 % of the periods; Serial picked in 160 MiB, said with it
+    assert main(["advise", "containers", "--db", str(db), "--json", "--no-check"]) == 0
+    advices = {a["name"]: a for a in json.loads(capsys.readouterr().out)["inputs"]}
+    found = {f["id"]: f for f in advices[f"{jdk}/default/half"]["findings"]}
+    assert found["container-cpu-throttled"]["evidence"]["figures"]["throttled_percent"] > 50
+    assert found["serial-by-ergonomics"]["evidence"]["figures"]["memory_bytes"] == 160 * 2**20
+    assert not any(f["id"].startswith("container-") for f in advices[f"{jdk}/default/none"]["findings"])

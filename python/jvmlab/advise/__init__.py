@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from jvmlab.advise.engine import ADVICE_FORMAT_VERSION, Advice, advise
-from jvmlab.advise.facts import Facts, Machine, ProcessSamples, facts_from_log
+from jvmlab.advise.facts import ContainerFacts, Facts, Machine, ProcessSamples, facts_from_log
 from jvmlab.advise.finding import Confidence, Effect, Evidence, Finding, NotChecked, Recommendation, Severity
 
 __all__ = [
     "ADVICE_FORMAT_VERSION",
     "Advice",
     "Confidence",
+    "ContainerFacts",
     "Effect",
     "Evidence",
     "Facts",

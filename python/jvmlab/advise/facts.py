@@ -49,6 +49,21 @@ class Machine:
 
 
 @dataclass(frozen=True)
+class ContainerFacts:
+    """The container a JVM ran in: its limits (an experiment's [matrix.containers], or the user's --cpus and
+    --memory), and where jvmlab ran it, what its cgroup counted and what the JVM saw of it."""
+
+    cpus: float | None = None  # the CPU quota in CPUs
+    memory_limit_bytes: int | None = None
+    throttled_percent: float | None = None  # CFS periods out of quota, over the run
+    throttled_time_percent: float | None = None
+    memory_peak_bytes: int | None = None  # the cgroup's, page cache included
+    anon_peak_bytes: int | None = None  # the processes' own memory at its peak
+    effective_cpus: int | None = None  # the CPUs the JVM said it uses (-XshowSettings:system)
+    throttled: tuple[tuple[float, float], ...] = ()  # (seconds since start, % of periods) per sample
+
+
+@dataclass(frozen=True)
 class ProcessSamples:
     """What an experiment sampled from the JVM process: swap in use (bytes) and RSS, over the run."""
 
@@ -86,6 +101,7 @@ class Facts:
     # per code heap: size_bytes, used_peak_bytes, max_used_bytes ([telemetry] jit); None: not sampled
     code_heaps: Mapping[str, Mapping[str, int | None]] | None = None
     code_page_sizes: Mapping[str, str] | None = None  # -Xlog:pagesize: "CodeHeap 'profiled nmethods'" -> "2M"
+    container: ContainerFacts | None = None  # the container it ran in, where known
     _rows: dict[object, pl.DataFrame] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )  # rows(...) already filtered: several rules ask for the same (the pauses of a 1 M-row table)

@@ -136,3 +136,26 @@ MIN_COLLECTIONS_FOR_SHARE = 10
 # Severity scales with evidence: below this many times its minimum a finding is one step less severe
 # (warning -> info, critical -> warning) and of low confidence.
 STRONG_EVIDENCE_FACTOR = 3
+
+# Containers (advise/rules/container.py). The heap plus the JVM's memory beside it (metaspace, code cache,
+# threads, direct buffers, GC structures) over 90 % of the memory limit leaves no room for a spike: the
+# kernel's OOM killer ends the JVM without a Java error. Where jvmlab measured the cgroup, its peak counts.
+CONTAINER_MEMORY_NEAR_PERCENT = 90.0
+CONTAINER_MEMORY_CRITICAL_PERCENT = 95.0
+# What a sized heap leaves free of the limit beside the measured non-heap: 15 % (native spikes, a non-heap
+# still growing after a short run), so that a heap sized so stays clear of the 90 % above.
+CONTAINER_HEADROOM_SHARE = 0.15
+# The non-heap memory assumed when nothing measured it: what a small service's JVM holds beside its heap
+# (metaspace 50-100 MiB, code cache up to 240 MiB reserved, about 30 threads of 1 MiB stacks), its lower end.
+CONTAINER_NON_HEAP_DEFAULT_BYTES = 128 * 1024 * 1024
+# A heap of at most this share of the limit, with room for 1.5 times it, wastes the container while the GC
+# works: HotSpot's default MaxRAMPercentage is 25 %.
+CONTAINER_HEAP_WASTE_SHARE = 0.30
+CONTAINER_HEAP_GROWTH = 1.5
+# ...when the GC costs something: this much GC overhead, or any full collection.
+CONTAINER_WASTE_MIN_GC_OVERHEAD_PERCENT = 3.0
+# CPU throttling: the share of CFS periods in which the container used up its quota. Kubernetes' own alert
+# (CPUThrottlingHigh, kubernetes-mixin) fires at 25 %.
+CONTAINER_THROTTLED_WARNING_PERCENT = 25.0
+# A sample interval counts as throttled beside a pause when more than half its periods were.
+CONTAINER_THROTTLED_SAMPLE_PERCENT = 50.0

@@ -5,17 +5,19 @@ mistake."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from jvmlab.cli.inputs import labelled, split_label
 from jvmlab.cli.output import print_renderables, write_output
+from jvmlab.container.limits import Limits
 from jvmlab.errors import UsageError
 from jvmlab.jdk.options import split_command_line
 
 if TYPE_CHECKING:
-    from jvmlab.advise import Advice
+    from jvmlab.advise import Advice, Facts
 
 FAIL_ON = ("warning", "critical")
 
@@ -42,6 +44,7 @@ class AdviseOptions:
     top: int = 3
     repetitions: int | Literal["auto"] | None = None  # with --verify; None: "auto"
     runs: Path = Path("runs")
+    limits: Limits | None = None  # --cpus/--memory: the container the logged JVM ran in
 
 
 def validate(options: AdviseOptions) -> None:
@@ -55,6 +58,11 @@ def validate(options: AdviseOptions) -> None:
         raise UsageError("--record takes a JFR recording of a running JVM: give --pid too")
     if options.pid is None and not options.inputs:
         raise UsageError("give GC logs, an experiment, or --pid PID")
+    if options.limits is not None and (options.pid is not None or is_experiment(options)):
+        raise UsageError(
+            "--cpus/--memory describe the container of a logged JVM: an experiment knows its containers "
+            "([matrix.containers]), a running JVM its own"
+        )
     if options.verify and (options.pid is not None or len(options.inputs) != 1):
         raise UsageError(
             "--verify takes one input: an experiment spec (.toml), a stored experiment, or a log"
@@ -133,6 +141,8 @@ def advise_inputs(options: AdviseOptions) -> list[Advice]:
     results = []
     for label, path in zip(labels, paths, strict=True):
         facts = facts_of_log(path, flags=options.flags, jdk_major=major, strict=options.strict, label=label)
+        if options.limits is not None:
+            facts = in_container(facts, options.limits)
         if options.jit is not None:
             from jvmlab.jit import load_compile_log, reported_code_heaps, summarize
 
@@ -143,6 +153,19 @@ def advise_inputs(options: AdviseOptions) -> list[Advice]:
             advice = with_jmc(advice, options.jfr)
         results.append(advice)
     return results
+
+
+def in_container(facts: Facts, limits: Limits) -> Facts:
+    """The facts of a JVM that ran in a container of `limits` (the user's word: nothing measured it)."""
+    from jvmlab.advise import ContainerFacts
+
+    container = ContainerFacts(cpus=limits.cpus, memory_limit_bytes=limits.memory_bytes)
+    machine = replace(
+        facts.machine,
+        container_memory_limit_bytes=limits.memory_bytes or facts.machine.container_memory_limit_bytes,
+        cpus_available=(math.ceil(limits.cpus) if limits.cpus else None) or facts.machine.cpus_available,
+    )
+    return replace(facts, container=container, machine=machine)
 
 
 def checked(advice: Advice, options: object, check: bool = True) -> Advice:

@@ -28,6 +28,7 @@ class Subject:
     jdk: str
     flags: tuple[str, ...]
     source: str  # "experiment 12 (api), variant temurin-17.0.9/default" or the log's path
+    container: str | None = None  # the variant's container ([matrix.containers]): the follow-up runs in it
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def subject_of_experiment(
     finally:
         store.close()
     source = f"experiment {exp.id} ({exp.name}), variant {advice.name}"
-    return Subject(advice, spec, trial.jdk, tuple(str(f) for f in trial.flags), source)
+    return Subject(advice, spec, trial.jdk, tuple(str(f) for f in trial.flags), source, trial.container)
 
 
 def subject_of_log(advice: Advice, workload: Path, flags: Sequence[str], jdk: str | None) -> Subject:
@@ -85,7 +86,9 @@ def verify(subject: Subject, options: VerifyOptions) -> list[RecommendationResul
             "nothing to verify"
         )
     repetitions = options.repetitions or "auto"
-    spec = follow_up_spec(subject.spec, subject.jdk, subject.flags, cands, repetitions=repetitions)
+    spec = follow_up_spec(
+        subject.spec, subject.jdk, subject.flags, cands, repetitions=repetitions, container=subject.container
+    )
     text = "# made by jvmlab advise --verify\n" + json.dumps(spec.model_dump(mode="json"), indent=1)
     experiment, trials = execute(spec, text, RunOptions(Path("-"), options.db, options.runs))
     results = judge_and_store(options.db, experiment, trials, cands, subject)

@@ -24,6 +24,7 @@ MEASURE_OF_EFFECT = {
     "gc_overhead_percent": "gc_overhead_percent",
     "latency_p99_ms": "p99_ms",
     "throughput": "throughput_rps",
+    "memory_peak_percent": "memory_peak_percent",
 }
 
 
@@ -98,15 +99,24 @@ def follow_up_spec(
     *,
     repetitions: Repetitions,
     name: str | None = None,
+    container: str | None = None,
 ) -> ExperimentSpec:
-    """The source's workload, load and telemetry on one JDK: the current flags and one flag set per
-    candidate, compared with the current ones."""
+    """The source's workload, load and telemetry on one JDK (in one of its containers): the current flags and
+    one flag set per candidate, compared with the current ones."""
     flags: dict[str, list[str]] = {CURRENT: list(current)}
     flags.update({c.flag_set: list(c.flags) for c in cands})
     data = source.model_dump(mode="json")
     data["name"] = name or f"{source.name}-verify"
     data["description"] = "jvmlab advise --verify: " + ", ".join(c.finding_id for c in cands)
-    data["matrix"] = {**data["matrix"], "jdks": [jdk], "flags": flags, "repetitions": repetitions}
+    containers = data["matrix"].get("containers") or {}
+    kept = {container: containers[container]} if container in containers else None
+    data["matrix"] = {
+        **data["matrix"],
+        "jdks": [jdk],
+        "flags": flags,
+        "repetitions": repetitions,
+        "containers": kept,
+    }
     # the measures the recommendations name are what the follow-up is about ("auto" runs until decided)
     targets = list(dict.fromkeys(c.measure for c in cands))
     data["compare"] = {**data["compare"], "baseline": CURRENT, "primary": targets}

@@ -4,6 +4,7 @@ from jvmlab.advise.rules import (  # noqa: F401  (registers the rules)
     causes,
     code_heaps,
     configuration,
+    container,
     environment,
     failures,
     flags,

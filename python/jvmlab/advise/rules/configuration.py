@@ -80,7 +80,8 @@ def serial_by_ergonomics(f: Facts) -> Outcome:
         )
     if any(f.given(name) == "true" for name in selecting_flags()):
         return None
-    cpus, memory = f.machine.cpus_available, f.machine.memory_bytes
+    cpus = f.machine.cpus_available
+    memory = f.machine.container_memory_limit_bytes or f.machine.memory_bytes  # a container's, where known
     processors = f.given("ActiveProcessorCount")
     return make(
         "serial-by-ergonomics",

@@ -6,10 +6,11 @@ A finding is kept when it fires in at least half of the variant's trials (noted 
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 from typing import Any
 
-from jvmlab.advise import Advice, Facts, Machine, ProcessSamples, advise
+from jvmlab.advise import Advice, ContainerFacts, Facts, Machine, ProcessSamples, advise
 from jvmlab.advise.facts import facts_from_log, machine_recorded
 from jvmlab.advise.finding import Finding, sort_key
 from jvmlab.errors import UsageError
@@ -68,8 +69,11 @@ def trial_facts(store: Store, exp: ExperimentRow, trial: TrialRow) -> Facts | No
     )
     swap = [int(v) for _, v in store.series(trial.id, "swap_bytes")]
     rss = [int(v) for _, v in store.series(trial.id, "rss_bytes")]
+    container = container_facts(trial, store.series(trial.id, "cgroup_throttled_percent"))
     return dataclasses.replace(
         base,
+        container=container,
+        machine=in_container(base.machine, container),
         name=f"{trial.variant} (trial {trial.key})",
         flags_final=checks.get("flags_final") or None,
         process=ProcessSamples(tuple(swap), tuple(rss)) if swap or rss else None,
@@ -78,6 +82,38 @@ def trial_facts(store: Store, exp: ExperimentRow, trial: TrialRow) -> Facts | No
         jit=compile_log_summary(artifacts),
         code_heaps=(trial.jit or {}).get("codecache") or None,
         code_page_sizes=((trial.jit or {}).get("pages") or {}).get("page_size") or None,
+    )
+
+
+def container_facts(trial: TrialRow, throttled: list[tuple[float, float]]) -> ContainerFacts | None:
+    """The trial's container as advice reads it: its limits, its cgroup's counters, the JVM's view of it."""
+    cgroup = trial.cgroup or {}
+    limits, usage = cgroup.get("limits") or {}, cgroup.get("usage")
+    if not usage:
+        return None
+    seen = (trial.jdk_info or {}).get("container") or {}
+    return ContainerFacts(
+        cpus=limits.get("cpus"),
+        memory_limit_bytes=limits.get("memory_bytes"),
+        throttled_percent=usage.get("throttled_percent") if limits.get("cpus") else None,
+        throttled_time_percent=usage.get("throttled_time_percent"),
+        memory_peak_bytes=usage.get("memory_peak_bytes"),
+        anon_peak_bytes=usage.get("anon_peak_bytes"),
+        effective_cpus=seen.get("effective_cpus") if seen.get("containerized") else None,
+        throttled=tuple(throttled),
+    )
+
+
+def in_container(machine: Machine, container: ContainerFacts | None) -> Machine:
+    """The machine as a JVM in `container` sees it: the container's memory limit, and as many CPUs as the
+    JVM counted there (else the quota, rounded up as HotSpot rounds it)."""
+    if container is None:
+        return machine
+    cpus = container.effective_cpus or (math.ceil(container.cpus) if container.cpus else None)
+    return dataclasses.replace(
+        machine,
+        cpus_available=cpus or machine.cpus_available,
+        container_memory_limit_bytes=container.memory_limit_bytes or machine.container_memory_limit_bytes,
     )
 
 
