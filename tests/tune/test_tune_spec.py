@@ -250,9 +250,9 @@ def test_the_incumbent_is_measured_again_beside_a_challenger():
     from jvmlab.tune.search import Search
 
     def trials(reps: int) -> list:
-        rows = [SimpleNamespace(flag_set="c0001", repetition=1, flags=["-XX:+UseSerialGC"])]
+        rows = [SimpleNamespace(flag_set="c0001", repetition=1, flags=["-XX:+UseSerialGC"], container=None)]
         return rows + [
-            SimpleNamespace(flag_set="c0002", repetition=r, flags=["-XX:+UseParallelGC"])
+            SimpleNamespace(flag_set="c0002", repetition=r, flags=["-XX:+UseParallelGC"], container="small")
             for r in range(1, reps + 1)
         ]
 
@@ -269,7 +269,10 @@ def test_the_incumbent_is_measured_again_beside_a_challenger():
             _verdict=lambda flags: "accepted",
         )
 
-    assert Search._incumbent_top_up(me(1), {"c0003"}) == [("c0002", ["-XX:+UseParallelGC"], 3, "accepted")]
+    # (with its container: a right-sizing study measures the incumbent where it ran)
+    assert Search._incumbent_top_up(me(1), {"c0003"}) == [
+        ("c0002", ["-XX:+UseParallelGC"], 3, "accepted", "small")
+    ]
     assert notes == ["re-measuring the incumbent c0002 against c0003"]
     assert Search._incumbent_top_up(me(3), {"c0003"}) == []
     assert Search._incumbent_top_up(me(1, objectives=2), {"c0003"}) == []

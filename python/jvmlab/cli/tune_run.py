@@ -19,6 +19,7 @@ from jvmlab.cli.output import print_renderables, print_unwrapped, stdout_console
 from jvmlab.experiment.spec import load_spec
 from jvmlab.tune import Setup, TuneResult
 from jvmlab.tune.results import Candidate
+from jvmlab.tune.search import CONTAINER
 
 EXIT_NOT_FOUND = 1
 
@@ -119,12 +120,23 @@ def finish(setup: Setup, result: TuneResult, options: TuneOptions) -> int:
     kept = [f for f in flags if f in kept_collector or f in kept_others]
     defaults = default_collector + default_others
     _write_json(result, kept, options, chosen.number)
+    container = chosen.params.get(CONTAINER)
+    lines = [*flags_line(kept, defaults), *container_line(setup, container)]
     if not options.confirm:
-        print_unwrapped(flags_line(kept, defaults))
+        print_unwrapped(lines)
         return 0
-    code = confirm(setup, kept, options)
-    print_unwrapped(flags_line(kept, defaults))
+    code = confirm(setup, kept, options, container)
+    print_unwrapped(lines)
     return code
+
+
+def container_line(setup: Setup, container: str | None) -> list[Text]:
+    """A right-sizing study's chosen container: "in container small (0.5 CPU, 512 MiB)"; none without."""
+    if container is None:
+        return []
+    limits = (setup.spec.matrix.container_limits() or {}).get(container)
+    shown = f" ({limits.text()})" if limits is not None else ""
+    return [Text.assemble(("recommended container: ", "bold"), f"{container}{shown}")]
 
 
 def chosen_candidate(result: TuneResult, pick: int | None) -> Candidate:
@@ -153,7 +165,7 @@ def chosen_candidate(result: TuneResult, pick: int | None) -> Candidate:
     return chosen
 
 
-def confirm(setup: Setup, kept: list[str], options: TuneOptions) -> int:
+def confirm(setup: Setup, kept: list[str], options: TuneOptions, container: str | None = None) -> int:
     from jvmlab.cli.compare import CompareOptions
     from jvmlab.cli.compare import run as compare
     from jvmlab.cli.run import RunOptions, execute
@@ -161,10 +173,10 @@ def confirm(setup: Setup, kept: list[str], options: TuneOptions) -> int:
     from jvmlab.experiment.analysis.gate import goal_checks
     from jvmlab.experiment.storage import Store
     from jvmlab.report.verdicts import OUTCOME_STYLE
-    from jvmlab.tune.confirm import TUNED, confirmation_spec, objective_verdicts
+    from jvmlab.tune.confirm import TUNED, confirmation_spec, flag_set_of, objective_verdicts
     from jvmlab.tune.objectives import objectives_of
 
-    spec = confirmation_spec(setup.spec, setup.jdk.name, kept, objectives_of(setup.spec))
+    spec = confirmation_spec(setup.spec, setup.jdk.name, kept, objectives_of(setup.spec), container)
     text = "# made by jvmlab tune\n" + json.dumps(spec.model_dump(mode="json"), indent=1)
     run_options = RunOptions(
         Path("-"), options.db, options.runs, executor=options.executor, address=options.address
@@ -179,5 +191,5 @@ def confirm(setup: Setup, kept: list[str], options: TuneOptions) -> int:
     checks = goal_checks(comparison)
     verdicts = objective_verdicts(comparison, objectives_of(setup.spec))
     print_renderables([Text(f"confirmed: {line}", style=OUTCOME_STYLE.get(o, "")) for o, line in verdicts])
-    failed = [c for c in checks if c.variant.endswith(f"/{TUNED}") and c.status == "fail"]
+    failed = [c for c in checks if flag_set_of(c.variant) == TUNED and c.status == "fail"]
     return EXIT_NOT_FOUND if failed else 0

@@ -493,6 +493,14 @@ class TuneBudget(Strict):
         return self
 
 
+class TuneCost(Strict):
+    """Prices of a container per hour (docs/tune.md#right-sizing): the measure `cost_per_hour` of a
+    candidate is its container's CPUs x `cpu_hour` + its memory in GiB x `gib_hour`."""
+
+    cpu_hour: float = Field(ge=0)
+    gib_hour: float = Field(ge=0)
+
+
 class Tune(Strict):
     """`jvmlab tune SPEC` (docs/tune.md): objectives, constraints, budget and the search space."""
 
@@ -512,6 +520,10 @@ class Tune(Strict):
     current: list[str] | None = None  # the flags in use today: the confirmation compares them too
     # trials per side of the confirmation experiment; "auto": rounds until the objectives are decided
     confirm_repetitions: Annotated[int | Literal["auto"], _repetitions(2)] = "auto"
+    # Right-sizing: the containers of [matrix.containers] a candidate may run in (a dimension of the
+    # search), and their prices (the measure cost_per_hour)
+    containers: list[str] = []
+    cost: TuneCost | None = None
 
 
 class ExperimentSpec(Strict):
@@ -529,6 +541,19 @@ class ExperimentSpec(Strict):
     tune: Tune | None = None  # `jvmlab tune`: the search (docs/tune.md); `jvmlab run` ignores it
     # Where the spec file is: relative paths in it (workdir_template) are relative to it.
     spec_dir: Annotated[str, Field(exclude=True)] = "."
+
+    @model_validator(mode="after")
+    def _tuned_containers_exist(self) -> ExperimentSpec:
+        if self.tune is None or not self.tune.containers:
+            return self
+        known = self.matrix.containers or {}
+        unknown = [c for c in self.tune.containers if c not in known]
+        if unknown:
+            have = ", ".join(known) or "none: add [matrix.containers]"
+            raise ValueError(
+                f"tune.containers: {unknown[0]!r} is not a container of [matrix.containers] ({have})"
+            )
+        return self
 
     @model_validator(mode="after")
     def _load_ends_the_trial(self) -> ExperimentSpec:

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from jvmlab.report.sparkline import sparkline
 from jvmlab.tune import Candidate, Setup, TuneResult
-from jvmlab.tune.search import figure
+from jvmlab.tune.search import CONTAINER, figure
 
 STATE_STYLE = {"complete": "", "fail": "red", "pruned": "yellow", "duplicate": "dim", "running": "cyan"}
 
@@ -35,6 +35,10 @@ def setup_renderables(setup: Setup) -> list[RenderableType]:
             values = f"{d.flag}: {d.low:g} .. {d.high:g}" + (" (log)" if d.log else "")
         when = ", ".join(f"{k} in {' | '.join(v)}" for k, v in d.when.items())
         t.add_row(d.name, values, when)
+    tune = setup.spec.tune
+    if tune is not None and tune.containers:
+        sizes = setup.spec.matrix.container_limits() or {}
+        t.add_row("container", " | ".join(f"{c} ({sizes[c].text()})" for c in tune.containers), "")
     out: list[RenderableType] = [t]
     goals = ", ".join(f"{o.direction} {o.text}" for o in setup.objectives)
     limits = ", ".join(c.text for c in setup.constraints) or "none"
@@ -42,6 +46,12 @@ def setup_renderables(setup: Setup) -> list[RenderableType]:
     if setup.space.left_out:
         out.append(Text(f"left out on this JDK: {'; '.join(setup.space.left_out)}", style="dim"))
     return out
+
+
+def configuration(c: Candidate) -> str:
+    """The candidate's flags, and its container in a right-sizing study."""
+    where = c.params.get(CONTAINER)
+    return (" ".join(c.flags) or "(the JVM's defaults)") + (f" in {where}" if where else "")
 
 
 def _values(c: Candidate, result: TuneResult) -> list[str]:
@@ -56,7 +66,7 @@ def result_renderables(result: TuneResult, *, top: int = 20) -> list[RenderableT
     history = _table("candidates", "#", "state", *objs, "trials", "flags / reason")
     shown = [c for c in result.candidates if c.state != "duplicate"]
     for c in shown[-top:]:
-        why = c.reason if c.state != "complete" and c.reason else " ".join(c.flags) or "(the JVM's defaults)"
+        why = c.reason if c.state != "complete" and c.reason else configuration(c)
         if c.state == "complete" and not c.feasible:
             why = "breaks a constraint: " + why
         history.add_row(
@@ -82,9 +92,7 @@ def result_renderables(result: TuneResult, *, top: int = 20) -> list[RenderableT
         title = "best configuration" if len(result.objectives) == 1 else "Pareto front"
         best = _table(title, "#", *objs, "trials", "flags")
         for c in result.best:
-            best.add_row(
-                str(c.number), *_values(c, result), str(c.repetitions), " ".join(c.flags) or "(defaults)"
-            )
+            best.add_row(str(c.number), *_values(c, result), str(c.repetitions), configuration(c))
         out.append(best)
     else:
         out.append(Text("no feasible configuration measured", style="bold red"))

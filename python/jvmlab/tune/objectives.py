@@ -72,7 +72,37 @@ class Constraint(Target):
         return value - self.bound if self.op in ("<=", "<") else self.bound - value
 
 
+COST = "cost_per_hour"
+
+
+def cost_measure(spec: ExperimentSpec, key: str) -> Measure:
+    """`cost_per_hour`: the price of the container a trial ran in, from the spec's [tune.cost] prices."""
+    assert spec.tune is not None
+    cost = spec.tune.cost
+    if cost is None or not spec.tune.containers:
+        raise UsageError(
+            f"{key}: {COST} is the price of a candidate's container: give tune.containers and "
+            "[tune.cost] cpu_hour and gib_hour"
+        )
+    limits = spec.matrix.container_limits() or {}
+    unpriced = [c for c in spec.tune.containers if limits[c].cpus is None or limits[c].memory_bytes is None]
+    if unpriced:
+        raise UsageError(f"{key}: container {unpriced[0]!r} needs cpus and memory to have a price")
+
+    def price(t: Any) -> float | None:
+        found = limits.get(getattr(t, "container", None) or "")
+        if found is None or found.cpus is None or found.memory_bytes is None:
+            return None
+        return found.cpus * cost.cpu_hour + found.memory_bytes / 2**30 * cost.gib_hour
+
+    return Measure(COST, "container cost", "per hour", False, price, None)
+
+
 def _target(spec: ExperimentSpec, name: str, level: str | None, key: str) -> tuple[Measure, str | None]:
+    if name == COST:
+        if level is not None:
+            raise UsageError(f"{key}: {COST} is the container's, not a load level's: drop the level")
+        return cost_measure(spec, key), None
     table = measures(spec.workload.metric, spec.telemetry.count)
     measure = table.get(name)
     if measure is None:

@@ -24,7 +24,7 @@ from jvmlab.errors import UsageError
 from jvmlab.experiment.execution.run import Plan, Runner
 from jvmlab.experiment.execution.verdict import FlagVerdict
 from jvmlab.experiment.spec import ExperimentSpec
-from jvmlab.experiment.storage import OK, PRUNED, Store, TrialRow
+from jvmlab.experiment.storage import OK, PRUNED, Store, TrialRow, variant_key
 from jvmlab.tune.objectives import Constraint, Objective, Target
 from jvmlab.tune.pruning import PruningProgress
 from jvmlab.tune.space import Space
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     import optuna
 
 FLAGS_ATTR, VARIANT_ATTR, EXPERIMENT_ATTR = "flags", "flag_set", "experiment"
+CONTAINER = "container"  # the parameter (and user attribute) of a candidate's container (tune.containers)
 REASON_ATTR, DUPLICATE_ATTR, MEASURED_ATTR = "reason", "duplicate_of", "measured"
 INTERRUPTED = "interrupted before it was measured"
 CLAIMED_ATTR = "claimed_at"  # when the proposal claimed its flags (epoch seconds): the first claim measures
@@ -59,16 +60,25 @@ def tell_duplicate(study: optuna.Study, trial: optuna.Trial, earlier: optuna.tri
         study.tell(trial, state=optuna.trial.TrialState.FAIL)
 
 
-def unmeasured_point(space: Space, tried: set[str], *, seed: int) -> dict[str, Any] | None:
-    """A random point of the space whose flags are not in `tried`; None after RANDOM_TRIES draws."""
+def candidate_key(flags: Sequence[str], container: str | None) -> str:
+    """What makes two candidates the same: their flags, and their container where the search has one."""
+    return " ".join(flags) + (f" @{container}" if container is not None else "")
+
+
+def unmeasured_point(
+    space: Space, tried: set[str], *, seed: int, containers: Sequence[str] = ()
+) -> dict[str, Any] | None:
+    """A random point of the space (and container) not in `tried`; None after RANDOM_TRIES draws."""
     import optuna
 
     draws = optuna.create_study(sampler=optuna.samplers.RandomSampler(seed=seed))
     for _ in range(RANDOM_TRIES):
         trial = draws.ask()
         values = space.sample(trial)
+        if containers:
+            values[CONTAINER] = trial.suggest_categorical(CONTAINER, list(containers))
         draws.tell(trial, 0.0)
-        if " ".join(space.flags(values)) not in tried:
+        if candidate_key(space.flags(values), values.get(CONTAINER)) not in tried:
             return values
     return None
 
@@ -86,6 +96,8 @@ class Events(Protocol):
 
 
 CheckFlags = Callable[[Sequence[str]], FlagVerdict]
+# What to measure: (flag set, flags, repetitions, the JVM's verdict, container)
+Wanted = tuple[str, list[str], int, FlagVerdict, str | None]
 
 
 @dataclass
@@ -134,8 +146,11 @@ class Search:
                 continue
             duplicates += 1
             if duplicates >= RANDOM_AFTER_DUPLICATES:  # the sampler is stuck on what it knows
-                tried = {str(t.user_attrs.get(FLAGS_ATTR)) for t in self.study.get_trials(deepcopy=False)}
-                point = unmeasured_point(self.space, tried, seed=len(tried))
+                tried = {
+                    candidate_key(str(t.user_attrs.get(FLAGS_ATTR)).split(), t.user_attrs.get(CONTAINER))
+                    for t in self.study.get_trials(deepcopy=False)
+                }
+                point = unmeasured_point(self.space, tried, seed=len(tried), containers=self.tune.containers)
                 if point is None:
                     self.events.note("every configuration of the space was tried: the search ends")
                     return
@@ -158,8 +173,10 @@ class Search:
                 self.study.tell(orphan, state=optuna.trial.TrialState.FAIL)
                 continue
             flags = list(t.user_attrs[FLAGS_ATTR].split())
+            container = t.user_attrs.get(CONTAINER)
             self.events.candidate(t.number, flags, "resumed")
-            left.append(_Candidate(optuna.Trial(self.study, t._trial_id), flags, self._verdict(flags)))
+            trial = optuna.Trial(self.study, t._trial_id)
+            left.append(_Candidate(trial, flags, self._verdict(flags), container))
         if left:
             self._measure_and_tell(left)
 
@@ -189,12 +206,16 @@ class Search:
         trial = self.study.ask()
         values = self.space.sample(trial)
         flags = self.space.flags(values)
-        key = " ".join(flags)
+        container = (
+            trial.suggest_categorical(CONTAINER, self.tune.containers) if self.tune.containers else None
+        )
         claimed = time.time()
-        trial.set_user_attr(FLAGS_ATTR, key)
+        trial.set_user_attr(FLAGS_ATTR, " ".join(flags))
+        if container is not None:
+            trial.set_user_attr(CONTAINER, container)
         trial.set_user_attr(CLAIMED_ATTR, claimed)
         trial.set_user_attr(EXPERIMENT_ATTR, self.experiment_id)
-        earlier = self._same(key, trial.number, claimed)
+        earlier = self._same(candidate_key(flags, container), trial.number, claimed)
         if earlier is not None:
             trial.set_user_attr(DUPLICATE_ATTR, earlier.number)
             trial.set_user_attr(REASON_ATTR, f"duplicate of #{earlier.number}")
@@ -209,8 +230,8 @@ class Search:
             return None, True
         trial.set_user_attr(VARIANT_ATTR, f"c{trial.number:04d}")
         trial.set_user_attr(MEASURED_ATTR, True)
-        self.events.candidate(trial.number, flags, "measuring")
-        return _Candidate(trial, flags, verdict), True
+        self.events.candidate(trial.number, flags, "measuring" + (f" in {container}" if container else ""))
+        return _Candidate(trial, flags, verdict, container), True
 
     def _same(self, key: str, number: int, claimed: float) -> optuna.trial.FrozenTrial | None:
         """Another trial of the study with these flags that came first: measured, rejected, or being
@@ -227,7 +248,10 @@ class Search:
         )
         mine = (claimed, number)
         for t in self.study.get_trials(deepcopy=False, states=live):
-            if t.number == number or t.user_attrs.get(FLAGS_ATTR) != key or DUPLICATE_ATTR in t.user_attrs:
+            theirs_key = candidate_key(
+                str(t.user_attrs.get(FLAGS_ATTR, "")).split(), t.user_attrs.get(CONTAINER)
+            )
+            if t.number == number or theirs_key != key or DUPLICATE_ATTR in t.user_attrs:
                 continue
             if t.user_attrs.get(REASON_ATTR) == INTERRUPTED:
                 continue
@@ -252,11 +276,13 @@ class Search:
 
         pruned_by = batch[0].trial if self.pruner is not None and len(batch) == 1 else None
         rows = self.measure(
-            [(c.flag_set, c.flags, self.tune.repetitions, c.verdict) for c in batch], pruned_by
+            [(c.flag_set, c.flags, self.tune.repetitions, c.verdict, c.container) for c in batch], pruned_by
         )
         more = [c for c in batch if not _pruned(rows[c.flag_set]) and self._promising(rows[c.flag_set])]
         if more:
-            extra = [(c.flag_set, c.flags, self.tune.promising_repetitions, c.verdict) for c in more]
+            extra = [
+                (c.flag_set, c.flags, self.tune.promising_repetitions, c.verdict, c.container) for c in more
+            ]
             rows |= self.measure(extra + self._incumbent_top_up({c.flag_set for c in more}), None)
         for c in batch:
             mine = rows[c.flag_set]
@@ -283,19 +309,17 @@ class Search:
                 c.trial.number, c.flags, shown + (f" (breaks {', '.join(broken)})" if broken else "")
             )
 
-    def measure(
-        self, wanted: Sequence[tuple[str, list[str], int, FlagVerdict]], pruned_by: optuna.Trial | None
-    ) -> dict[str, list[TrialRow]]:
-        """Runs each (flag set, flags, repetitions, verdict) until it has that many trials (more are added,
-        unfinished ones run), all in one run of the runner; each flag set's trials."""
+    def measure(self, wanted: Sequence[Wanted], pruned_by: optuna.Trial | None) -> dict[str, list[TrialRow]]:
+        """Runs each (flag set, flags, repetitions, verdict, container) until it has that many trials (more
+        are added, unfinished ones run), all in one run of the runner; each flag set's trials."""
         have = self.store.trials(self.experiment_id)
         levels: list[str | None] = [None]
         if self.spec.load is not None and self.spec.load.mode == "fresh":
             levels = [lv.label for lv in self.spec.load.levels]
         new: list[dict[str, Any]] = []
         verdicts: dict[str, FlagVerdict] = {}
-        for flag_set, flags, repetitions, verdict in wanted:
-            variant = f"{self.jdk.name}/{flag_set}"
+        for flag_set, flags, repetitions, verdict, container in wanted:
+            variant = variant_key(self.jdk.name, flag_set, container)
             verdicts[variant] = verdict
             reps = {t.repetition for t in have if t.variant == variant}
             new += [
@@ -304,6 +328,7 @@ class Search:
                     "variant": variant,
                     "jdk": self.jdk.name,
                     "flag_set": flag_set,
+                    "container": container,
                     "flags": list(flags),
                     "repetition": rep,
                     "level": lv,
@@ -323,7 +348,7 @@ class Search:
         finally:
             self.runner.progress = progress
         trials = self.store.trials(self.experiment_id)
-        return {fs: [t for t in trials if t.flag_set == fs] for fs, _, _, _ in wanted}
+        return {w[0]: [t for t in trials if t.flag_set == w[0]] for w in wanted}
 
     def means(self, rows: Sequence[TrialRow]) -> tuple[list[float], list[float]] | None:
         """The objectives' means over the successful trials and the constraints' violations; None when
@@ -381,7 +406,7 @@ class Search:
                 out.append((flag_set, m[0]))
         return out
 
-    def _incumbent_top_up(self, challengers: set[str]) -> list[tuple[str, list[str], int, FlagVerdict]]:
+    def _incumbent_top_up(self, challengers: set[str]) -> list[Wanted]:
         """The incumbent (best mean among the others, one objective) to be measured up to
         `promising_repetitions` beside its challengers; [] when it already is."""
         if len(self.objectives) != 1:
@@ -396,7 +421,8 @@ class Search:
             return []
         flags = [str(f) for f in rows[0].flags]
         self.events.note(f"re-measuring the incumbent {incumbent} against {', '.join(sorted(challengers))}")
-        return [(incumbent, flags, self.tune.promising_repetitions, self._verdict(flags))]
+        top_up = self.tune.promising_repetitions
+        return [(incumbent, flags, top_up, self._verdict(flags), rows[0].container)]
 
 
 @dataclass(frozen=True)
@@ -406,6 +432,7 @@ class _Candidate:
     trial: optuna.Trial
     flags: list[str]
     verdict: FlagVerdict
+    container: str | None = None  # tune.containers: the container it runs in
 
     @property
     def flag_set(self) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from jvmlab.errors import JvmLabError, UsageError
+from jvmlab.experiment.execution.containers import check_containers
 from jvmlab.experiment.execution.run import Plan, Runner, spec_hash
 from jvmlab.experiment.execution.verdict import FlagVerdict
 from jvmlab.experiment.spec import ExperimentSpec
@@ -46,6 +47,9 @@ def prepare(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> Se
     if tune is None:
         raise UsageError("the spec has no [tune] section: jvmlab tune needs objectives, a budget and a space")
     objectives, constraints = objectives_of(spec), constraints_of(spec)
+    limited = {c: lim for c, lim in (spec.matrix.container_limits() or {}).items() if c in tune.containers}
+    if limited:
+        check_containers(limited)  # no cgroup can be made here: one line before the search
     selection = tune.jdk or spec.matrix.jdks[0]
     found = resolve([selection])
     if not found:
