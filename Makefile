@@ -158,6 +158,7 @@ bench: setup profiler
 	$(BIN)/python bench/profile_overhead.py
 	$(BIN)/python bench/jit_overhead.py
 	$(BIN)/python bench/tune_pruning.py
+	$(BIN)/python bench/cgroup_overhead.py
 	$(BIN)/python bench/tune_search.py
 	$(BIN)/python bench/verdicts.py
 

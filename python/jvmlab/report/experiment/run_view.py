@@ -28,8 +28,9 @@ def _flag_sets_table(plan: Any) -> Table:
     table.add_column("on", overflow="fold")
     on: dict[str, list[str]] = {}
     flags: dict[str, tuple[str, ...]] = {}
-    for v in plan.variants:
-        on.setdefault(v.flag_set, []).append(v.jdk)
+    for v in plan.variants:  # (a variant per container: each JDK once)
+        if v.jdk not in on.setdefault(v.flag_set, []):
+            on[v.flag_set].append(v.jdk)
         flags[v.flag_set] = v.flags
     for name, jdks in on.items():
         everywhere = len(jdks) == len(plan.jdks)
