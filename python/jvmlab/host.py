@@ -8,6 +8,8 @@ import platform
 from pathlib import Path
 from typing import Any
 
+from jvmlab.container.hierarchy import own_limits
+
 
 def _read(path: str | Path) -> str | None:
     try:
@@ -39,15 +41,6 @@ def thp_mode() -> str | None:
     return text
 
 
-def cgroup_limits() -> dict[str, str | None]:
-    """cgroup v2 CPU and memory limits of this process's group ("max" = none)."""
-    return {
-        "cpu.max": _read("/sys/fs/cgroup/cpu.max"),
-        "memory.max": _read("/sys/fs/cgroup/memory.max"),
-        "memory.swap.max": _read("/sys/fs/cgroup/memory.swap.max"),
-    }
-
-
 def machine() -> dict[str, Any]:
     uname = platform.uname()
     return {
@@ -59,7 +52,7 @@ def machine() -> dict[str, Any]:
         "machine": uname.machine,
         "hostname": uname.node,
         "thp": thp_mode(),
-        "cgroup": cgroup_limits(),
+        "cgroup": own_limits(),  # this process's own container, if any (v1 or v2)
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
         "python": platform.python_version(),
     }

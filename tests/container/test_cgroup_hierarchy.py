@@ -76,3 +76,16 @@ def test_without_the_controllers_one_line_says_what_there_is(tmp_path):
 def test_escaped_mount_points_are_read_back():
     found = mounts("32 31 0:29 / /sys/fs/my\\040cgroup/cpu rw - cgroup cgroup rw,cpu\n")
     assert found[0].point == Path("/sys/fs/my cgroup/cpu")
+
+
+def test_this_process_limits_are_read_from_its_own_cgroup():
+    # what `host.machine()` records with every experiment: this machine's, whatever they are
+    from jvmlab.container.hierarchy import own_limits
+    from jvmlab.host import machine
+
+    limits = own_limits()
+    assert machine()["cgroup"] == limits
+    if limits:
+        assert limits["version"] in (V1, V2)
+        assert limits["cpus"] is None or limits["cpus"] > 0
+        assert limits["memory_bytes"] is None or limits["memory_bytes"] > 0

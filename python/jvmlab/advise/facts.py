@@ -222,7 +222,8 @@ def machine_from_header(header: Mapping[str, str]) -> Machine:
 
 def machine_recorded(m: Mapping[str, Any]) -> Machine:
     """The machine as jvmlab.host.machine() records it (experiments store it; --pid reads it now)."""
-    limit = (m.get("cgroup") or {}).get("memory.max")
+    cgroup = m.get("cgroup") or {}
+    limit = cgroup.get("memory_bytes", cgroup.get("memory.max"))  # (older stores: the cgroup v2 file's text)
     return Machine(
         cpus_total=m.get("cpu_count"),
         cpus_available=m.get("cpus_usable") or m.get("cpu_count"),

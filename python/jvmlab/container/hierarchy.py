@@ -133,3 +133,37 @@ def this_machine() -> Hierarchy:
             f"containers need Linux cgroups: cannot read /proc/self ({e.strerror})"
         ) from None
     return detect(mountinfo, proc_cgroup)
+
+
+def own_limits() -> dict[str, float | int | None]:
+    """The CPU and memory limits of this process's own cgroup (what a JVM started here would see): `cpus`
+    (quota / period), `memory_bytes`, `version`; {} where no cgroup hierarchy has the controllers."""
+    try:
+        h = this_machine()
+    except ContainerError:
+        return {}
+    if h.version == V1:
+        quota = _read_int(h.own["cpu"] / "cpu.cfs_quota_us")
+        period = _read_int(h.own["cpu"] / "cpu.cfs_period_us")
+        memory = _read_int(h.own["memory"] / "memory.limit_in_bytes")
+        unlimited_memory = memory is not None and memory >= 2**62
+    else:
+        cpu_max = _read(h.own["cpu"] / "cpu.max").split()
+        quota = int(cpu_max[0]) if cpu_max[:1] and cpu_max[0].isdigit() else None
+        period = int(cpu_max[1]) if len(cpu_max) > 1 and cpu_max[1].isdigit() else None
+        memory = _read_int(h.own["memory"] / "memory.max")
+        unlimited_memory = False
+    cpus = quota / period if quota is not None and quota > 0 and period else None
+    return {"version": h.version, "cpus": cpus, "memory_bytes": None if unlimited_memory else memory}
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return ""
+
+
+def _read_int(path: Path) -> int | None:
+    text = _read(path)
+    return int(text) if text.lstrip("-").isdigit() else None

@@ -116,7 +116,11 @@ def environment(d: ReportData) -> Section:
         ("transparent huge pages", str(m.get("thp", "—"))),
         (
             "cgroup limits",
-            ", ".join(f"{k} {v if v is not None else 'none'}" for k, v in cgroup.items()) or "none",
+            ", ".join(
+                f"{k} {v:g}" if isinstance(v, float) else f"{k} {v if v is not None else 'none'}"
+                for k, v in cgroup.items()
+            )
+            or "none",
         ),
         ("load average at start", " ".join(f"{x:.2f}" for x in m.get("load_average") or []) or "—"),
     ]
