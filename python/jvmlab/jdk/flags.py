@@ -241,7 +241,8 @@ def check_flags(
         out = run_java(jdk.java, [*argv_flags, *extra], timeout_s)
     else:
         group = make_group(this_machine(), f"check-{jdk.name}", limits)
-        shown = (SHOW_SYSTEM,) if jdk.major >= 11 else ()  # JDK 8's has no system settings before 8u191
+        # (HotSpot 11+: JDK 8 has no system settings before 8u191, OpenJ9 none of its own)
+        shown = (SHOW_SYSTEM,) if jdk.major >= 11 and not openj9 else ()
         try:
             out = run_java(jdk.java, [*shown, *argv_flags, *extra], timeout_s, join=group.join_files)
             killed = group.read().oom_kills
