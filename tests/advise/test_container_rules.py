@@ -55,6 +55,15 @@ def test_a_heap_near_the_memory_limit_is_sized_down_with_the_measured_non_heap()
     assert found.effect is not None and found.effect.measure == "memory_peak_percent"
 
 
+def test_native_memory_tracking_counts_before_the_cgroup():
+    container = ContainerFacts(
+        memory_limit_bytes=600 * MIB, anon_peak_bytes=580 * MIB, nmt_beside_heap_bytes=90 * MIB
+    )
+    found = findings(facts("healthy-g1-jdk17", container))["container-memory-near-limit"]
+    assert found.evidence.figures["non_heap_bytes"] == 90 * MIB
+    assert any("native memory tracking" in e for e in found.evidence.excerpts)
+
+
 def test_without_measurements_the_non_heap_is_assumed_and_said_so():
     found = findings(facts("healthy-g1-jdk17", ContainerFacts(memory_limit_bytes=560 * MIB)))
     near = found["container-memory-near-limit"]  # 512 + 128 assumed > 90 % of 560

@@ -28,7 +28,7 @@ unit = "MB/s"
 jdks = ["21"]
 repetitions = 2
 [matrix.flags]
-default = []
+default = ["-XX:NativeMemoryTracking=summary"]
 pretouch = ["-Xms200m", "-XX:+AlwaysPreTouch"]
 [matrix.containers]
 half = { cpus = 0.5, memory = "160m" }
@@ -79,6 +79,11 @@ def test_containers_cross_the_matrix_and_their_cgroups_are_measured(tmp_path, ca
     }
     assert usage["throttled_percent"] > 50 and 0 < usage["memory_peak_percent"] <= 100
     assert usage["cpu_s"] / half.elapsed_s < 0.6  # half a CPU at most, start-up included
+    # its native memory as the JVM counts it (-XX:NativeMemoryTracking), sampled through the attach socket
+    assert (
+        usage["nmt_beside_heap_bytes"] > 8 * 2**20
+        and usage["nmt_committed_bytes"] > usage["nmt_beside_heap_bytes"]
+    )
     # the JVM's own choice in that container (checked in it before the run): Serial, half the memory as heap
     assert half.jdk_info["ergonomics"]["collector"] == "Serial"
     assert half.jdk_info["ergonomics"]["max_heap_size_bytes"] == 80 * 2**20

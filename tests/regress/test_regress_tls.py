@@ -85,10 +85,13 @@ def test_the_ems_regression_is_found_explained_and_its_fix_verified(spec, tmp_pa
     # decided (inconclusive), so the test asks for the direction and size, and never "harmful" or "no
     # effect"; `make demo-regress` (10 s trials) confirms it (docs/regress.md).
     verification = doc["verification"]
-    # the metric itself when it regressed; its steady state ("connections per s, steady state") may have too
+    # The verification follows the measures that regressed: the metric when it was worse (its steady state
+    # too, "connections per s, steady state"), else the first measure judged; under a loaded machine a GC
+    # measure can be the one that regressed beside an inconclusive metric, then the metric is not followed.
     rows = [m for m in verification["measures"] if m["measure"].startswith("connections per s")]
-    restored = next((m for m in rows if m["measure"] == "connections per s"), rows[0])
-    assert restored["with_flag"] > 1.5 * restored["new"], verification
+    assert rows or metric["verdict"] != "worse", verification
+    for restored in rows:
+        assert restored["with_flag"] > 1.5 * restored["new"], verification
     assert verification["verdict"] in ("confirmed", "inconclusive"), verification
     html = (tmp_path / "out" / "regress.html").read_text()
     assert "tls-ems" in html and "flame-diff" in html

@@ -59,6 +59,7 @@ class ContainerFacts:
     throttled_time_percent: float | None = None
     memory_peak_bytes: int | None = None  # the cgroup's, page cache included
     anon_peak_bytes: int | None = None  # the processes' own memory at its peak
+    nmt_beside_heap_bytes: int | None = None  # -XX:NativeMemoryTracking: committed beside the Java heap
     effective_cpus: int | None = None  # the CPUs the JVM said it uses (-XshowSettings:system)
     throttled: tuple[tuple[float, float], ...] = ()  # (seconds since start, % of periods) per sample
 

@@ -27,10 +27,13 @@ def _limit(f: Facts) -> int | None:
 
 
 def non_heap_bytes(f: Facts) -> tuple[int, str]:
-    """The JVM's memory beside its heap, and how it is known: the container's anonymous memory (else the
-    process's RSS) at its peak less the most heap the GC log shows committed; else an assumption."""
+    """The JVM's memory beside its heap, and how it is known: its own native memory tracking where it was on;
+    else the container's anonymous memory (or the process's RSS) at its peak less the most heap the GC log
+    shows committed; else an assumption."""
     committed = f.log_summary.heap.heap_capacity_max_bytes if f.log_summary is not None else None
     c = f.container
+    if c is not None and c.nmt_beside_heap_bytes is not None:
+        return c.nmt_beside_heap_bytes, "measured: native memory tracking's committed memory beside the heap"
     if committed is not None and c is not None and c.anon_peak_bytes:
         return max(c.anon_peak_bytes - committed, 0), "measured: the cgroup's anonymous memory less the heap"
     rss = f.process.rss_bytes if f.process is not None else ()

@@ -99,6 +99,7 @@ def container_facts(trial: TrialRow, throttled: list[tuple[float, float]]) -> Co
         throttled_time_percent=usage.get("throttled_time_percent"),
         memory_peak_bytes=usage.get("memory_peak_bytes"),
         anon_peak_bytes=usage.get("anon_peak_bytes"),
+        nmt_beside_heap_bytes=usage.get("nmt_beside_heap_bytes"),
         effective_cpus=seen.get("effective_cpus") if seen.get("containerized") else None,
         throttled=tuple(throttled),
     )

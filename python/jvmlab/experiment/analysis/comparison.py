@@ -178,11 +178,20 @@ def _block(
     for variant, own in values.items():
         base = baselines.get(variant)
         if base is not None and base != variant and base in values:
-            changes[variant] = compare_metrics(values[base], own, alpha=alpha)
-            if sequential is not None:
-                for m in primary:
-                    if m in own and m in values[base]:
-                        changes[variant][m] = sequential_change(sequential, values[base][m], own[m])
+            # the primary measures are the hypotheses named before the run: each on its own (at its look's
+            # share of alpha under "auto"); the others together, Benjamini-Hochberg
+            changes[variant] = compare_metrics(
+                {m: v for m, v in values[base].items() if m not in primary},
+                {m: v for m, v in own.items() if m not in primary},
+                alpha=alpha,
+            )
+            for m in primary:
+                if m in own and m in values[base]:
+                    changes[variant][m] = (
+                        sequential_change(sequential, values[base][m], own[m])
+                        if sequential is not None
+                        else tested_alone(relative_change(values[base][m], own[m], alpha=alpha), alpha)
+                    )
     for variant, own in values.items():
         for measure, vs in own.items():
             change = changes.get(variant, {}).get(measure)

@@ -12,6 +12,7 @@ from jvmlab.container import Limits, TrialGroup, make, this_machine
 from jvmlab.container.limits import memory_text
 from jvmlab.container.usage import Usage, usage_from_file
 from jvmlab.errors import ContainerError
+from jvmlab.jdk.native_memory import NativeMemory
 
 
 def container_of(trial: str, limits: Limits | None) -> TrialGroup | None:
@@ -28,6 +29,7 @@ def container_result(
     counters: Path,
     series: Mapping[str, list[tuple[float, float]]],
     elapsed_s: float,
+    nmt: NativeMemory | None = None,
 ) -> dict[str, Any] | None:
     """The trial's `cgroup` column: the limits, what the cgroup counted (kept by the supervisor in
     `counters` as it removed the cgroup), the peaks of its anonymous and page-cache memory and its throttled
@@ -54,6 +56,9 @@ def container_result(
         doc["throttled_time_percent"] = (
             100.0 * throttled / elapsed_s if throttled is not None and elapsed_s else None
         )
+        if nmt is not None:  # -XX:NativeMemoryTracking: the JVM's own count of what it holds beside the heap
+            doc["nmt_committed_bytes"] = nmt.committed_bytes
+            doc["nmt_beside_heap_bytes"] = nmt.beside_heap_bytes
     return {
         "name": name,
         "limits": (limits or Limits()).to_json(),

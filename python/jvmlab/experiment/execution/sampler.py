@@ -13,7 +13,11 @@ from typing import Any
 import psutil
 
 from jvmlab.container import TrialGroup
+from jvmlab.errors import JvmLabError
 from jvmlab.experiment.execution.process import descendants
+from jvmlab.jdk.attach import diagnostic
+from jvmlab.jdk.hotspot_attach import SocketUnreachable
+from jvmlab.jdk.native_memory import ASK, NativeMemory, parse_summary
 
 
 def _proc_stat(pid: int) -> tuple[int, int] | None:
@@ -44,6 +48,8 @@ class ProcessSampler:
     t0: float = field(default_factory=time.monotonic)
     below_only: bool = False
     group: TrialGroup | None = None
+    nmt_pid: int | None = None  # a JVM with native memory tracking on: its VM.native_memory summary too
+    nmt_peak: NativeMemory | None = None  # the summary with the most committed beside the heap
     series: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
@@ -75,6 +81,8 @@ class ProcessSampler:
         t = time.monotonic() - self.t0
         if self.group is not None:
             self._sample_group(self.group, t)
+        if self.nmt_pid is not None:
+            self._sample_nmt(self.nmt_pid, t)
         rss = user = system = threads = 0.0
         faults, swap, have_proc = 0, 0, False
         for p in procs:
@@ -101,6 +109,24 @@ class ProcessSampler:
         if have_proc:
             self._add("major_faults", t, faults)
             self._add("swap_bytes", t, swap)
+
+    def _sample_nmt(self, pid: int, t: float) -> None:
+        """The JVM's native memory (through its attach socket, under a millisecond); the first failure (not
+        yet listening, tracking off, gone) waits for the next sample, a refusal ends the sampling."""
+        try:
+            found = parse_summary(diagnostic(pid, *ASK, tool_fallback=False, timeout_s=2.0))
+        except SocketUnreachable:
+            return
+        except JvmLabError:
+            self.nmt_pid = None
+            return
+        if found is None:
+            self.nmt_pid = None
+            return
+        self._add("nmt_committed_bytes", t, found.committed_bytes)
+        self._add("nmt_beside_heap_bytes", t, found.beside_heap_bytes)
+        if self.nmt_peak is None or found.beside_heap_bytes > self.nmt_peak.beside_heap_bytes:
+            self.nmt_peak = found
 
     def _sample_group(self, group: TrialGroup, t: float) -> None:
         """The cgroup's memory (page cache included, as its limit counts it), CPU time, and the share of the

@@ -37,6 +37,7 @@ from jvmlab.experiment.execution.watch import Watch, pump, tail
 from jvmlab.experiment.spec import ExperimentSpec, Load, Metric
 from jvmlab.experiment.storage import FAILED, OK, OOM_KILLED, PRUNED, TIMEOUT, LevelOutcome, TrialOutcome
 from jvmlab.gclog.clock import jvm_start_epoch
+from jvmlab.jdk.native_memory import tracking
 
 POLL_S = 0.05
 DEFAULT_READY_TIMEOUT_S = 120.0
@@ -339,7 +340,12 @@ def run_trial(
     assert proc.stdout is not None and proc.stderr is not None
     pumps = [pump(proc.stdout, stdout_path, watch), pump(proc.stderr, stderr_path, watch)]
     sampler = ProcessSampler(
-        started.reaper, spec.telemetry.sample_interval_s, t0=t0, below_only=True, group=group
+        started.reaper,
+        spec.telemetry.sample_interval_s,
+        t0=t0,
+        below_only=True,
+        group=group,
+        nmt_pid=pid if tracking(launch.argv) else None,
     ).start()
     running = Running(spec, launch, proc, watch, t0, on_metric)
     ended: tuple[str, str] | None = None
@@ -402,7 +408,9 @@ def run_trial(
     if state == OK and not stopped_by_us and code != 0:
         state = FAILED
         reason = _failure_reason(code, watch, launch.workdir)
-    cgroup = container_result(setup.container, setup.limits, group, counters, sampler.series, elapsed)
+    cgroup = container_result(
+        setup.container, setup.limits, group, counters, sampler.series, elapsed, sampler.nmt_peak
+    )
     if cgroup is not None and cgroup["oom_killed"]:
         state, reason = OOM_KILLED, cgroup["oom_killed"]
     series = {"metric": metric_series(watch.metric_points, w.metric)} if w.metric else {}
