@@ -130,3 +130,21 @@ def test_containers_cross_the_matrix_and_their_cgroups_are_measured(tmp_path, ca
     assert found["container-cpu-throttled"]["evidence"]["figures"]["throttled_percent"] > 50
     assert found["serial-by-ergonomics"]["evidence"]["figures"]["memory_bytes"] == 160 * 2**20
     assert not any(f["id"].startswith("container-") for f in advices[f"{jdk}/default/none"]["findings"])
+
+
+def test_without_a_writable_cgroup_hierarchy_one_line_before_any_trial(tmp_path, capsys, monkeypatch):
+    # as for a user who is not root: the hierarchy is there, its folders cannot be made
+    from jvmlab.container.hierarchy import V1, Hierarchy
+    from jvmlab.experiment.execution import containers
+
+    absent = tmp_path / "not-mounted"
+    fake = Hierarchy(V1, {c: absent / c for c in ("cpu", "cpuacct", "memory")})
+    monkeypatch.setattr(containers, "this_machine", lambda: fake)
+    spec = tmp_path / "spec.toml"
+    spec.write_text(SPEC)
+    db = tmp_path / "r.db"
+    assert main(["run", str(spec), "--db", str(db), "--runs", str(tmp_path / "runs")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: container half (0.5 CPU, 160 MiB): cannot make the trial's cgroup"), err
+    assert len(err.splitlines()) == 1
+    assert not (tmp_path / "runs").exists()

@@ -16,7 +16,6 @@ from jvmlab.container import TrialGroup
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.execution.process import descendants
 from jvmlab.jdk.attach import diagnostic
-from jvmlab.jdk.hotspot_attach import SocketUnreachable
 from jvmlab.jdk.native_memory import ASK, NativeMemory, parse_summary
 
 
@@ -37,6 +36,9 @@ def _proc_stat(pid: int) -> tuple[int, int] | None:
         return None
 
 
+NMT_TRIES = 20  # samples in a row without an answer before native memory is given up
+
+
 @dataclass
 class ProcessSampler:
     """Samples the tree of `pid` every `interval_s` until stopped; `series` holds (t_s, value) per name.
@@ -50,6 +52,7 @@ class ProcessSampler:
     group: TrialGroup | None = None
     nmt_pid: int | None = None  # a JVM with native memory tracking on: its VM.native_memory summary too
     nmt_peak: NativeMemory | None = None  # the summary with the most committed beside the heap
+    _nmt_failures: int = 0
     series: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
@@ -111,15 +114,17 @@ class ProcessSampler:
             self._add("swap_bytes", t, swap)
 
     def _sample_nmt(self, pid: int, t: float) -> None:
-        """The JVM's native memory (through its attach socket, under a millisecond); the first failure (not
-        yet listening, tracking off, gone) waits for the next sample, a refusal ends the sampling."""
+        """The JVM's native memory (through its attach socket, under a millisecond once it listens). A JVM not
+        listening yet (starting, slowed by its container's quota) is asked again at the next sample, up to
+        NMT_TRIES times in a row; one that says tracking is off is not asked again."""
         try:
             found = parse_summary(diagnostic(pid, *ASK, tool_fallback=False, timeout_s=2.0))
-        except SocketUnreachable:
-            return
         except JvmLabError:
-            self.nmt_pid = None
+            self._nmt_failures += 1
+            if self._nmt_failures >= NMT_TRIES:
+                self.nmt_pid = None
             return
+        self._nmt_failures = 0
         if found is None:
             self.nmt_pid = None
             return
