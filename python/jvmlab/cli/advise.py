@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from jvmlab.cli.container_options import Cpus, Memory
+
 
 def advise_command(
     inputs: Annotated[
@@ -90,14 +92,8 @@ def advise_command(
     runs: Annotated[Path, typer.Option("--runs", help="With --verify: folder for the trials' files.")] = Path(
         "runs"
     ),
-    cpus: Annotated[
-        float | None,
-        typer.Option("--cpus", help="The logged JVM ran in a container of this many CPUs (its CPU limit)."),
-    ] = None,
-    memory: Annotated[
-        str | None,
-        typer.Option("--memory", help="... and this memory limit (512m, 2g): the container rules read them."),
-    ] = None,
+    cpus: Cpus = None,
+    memory: Memory = None,
     db: Annotated[
         str | None,
         typer.Option(
@@ -108,10 +104,10 @@ def advise_command(
     """What the evidence says and what to change: findings with evidence, why, flags for the JDK in use,
     the expected effect and a confidence, most severe first."""
     from jvmlab.cli import advise_run
-    from jvmlab.container.limits import Limits
+    from jvmlab.cli.container_options import limits_given
     from jvmlab.experiment.spec import parse_repetitions
 
-    limits = Limits.of(cpus, memory)
+    limits = limits_given(cpus, memory)
 
     options = advise_run.AdviseOptions(
         inputs=tuple(inputs or ()), flags=flags, jdk=jdk, jfr=jfr, jit=jit, json=json, markdown=markdown,
@@ -119,7 +115,7 @@ def advise_command(
         verify=verify,
         workload=workload, variant=variant, top=top, runs=runs,
         repetitions=None if repetitions is None else parse_repetitions(repetitions),
-        limits=None if limits.unlimited else limits,
+        limits=limits,
     )  # fmt: skip
     code = advise_run.run(options)
     if code:

@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from jvmlab.cli.container_options import Cpus, Cpuset, Memory
+
 Db = Annotated[
     str | None,
     typer.Option(
@@ -48,27 +50,17 @@ def run_command(
         str | None,
         typer.Option("--address", help="The Ray head's HOST:PORT, or auto (with --executor ray)."),
     ] = None,
-    cpus: Annotated[
-        float | None,
-        typer.Option(
-            "--cpus", help="Run every trial in a container of this many CPUs (a CFS quota: 0.5, 2)."
-        ),
-    ] = None,
-    memory: Annotated[
-        str | None,
-        typer.Option(
-            "--memory", help="... and this much memory (512m, 2g; no swap); see [matrix.containers]."
-        ),
-    ] = None,
-    cpuset: Annotated[str | None, typer.Option("--cpuset", help="... on these CPUs (0-1, 0,2).")] = None,
+    cpus: Cpus = None,
+    memory: Memory = None,
+    cpuset: Cpuset = None,
 ) -> None:
     """Run an experiment: every JDK x flag set of the spec, repeated, each trial in a fresh JVM and folder.
 
     Exit code 0 when every trial succeeded, 1 when some failed, 2 for a bad spec or rejected flags."""
     from jvmlab.cli import run
-    from jvmlab.container.limits import Limits, parse_cpu_list
+    from jvmlab.cli.container_options import limits_given
 
-    limits = Limits.of(cpus, memory, parse_cpu_list(cpuset) if cpuset else None)
+    limits = limits_given(cpus, memory, cpuset)
     options = run.RunOptions(spec, db, runs, dry_run, resume, allow_rejected, executor, address, limits)
     code = run.run(options)
     if code:

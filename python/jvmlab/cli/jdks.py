@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from jvmlab.cli.container_options import Cpus, Cpuset, Memory
 from jvmlab.cli.output import print_renderables, print_text
 from jvmlab.errors import UsageError
 
@@ -134,26 +135,22 @@ def check(
         bool, typer.Option("--flag-table/--no-flag-table", help="With --json: include every flag's value.")
     ] = True,
     timeout_s: TimeoutS = 60.0,
-    cpus: Annotated[
-        float | None, typer.Option("--cpus", help="Check in a container of this many CPUs (a CFS quota).")
-    ] = None,
-    memory: Annotated[
-        str | None, typer.Option("--memory", help="... and this much memory (512m, 2g; no swap).")
-    ] = None,
-    cpuset: Annotated[str | None, typer.Option("--cpuset", help="... on these CPUs (0-1, 0,2).")] = None,
+    cpus: Cpus = None,
+    memory: Memory = None,
+    cpuset: Cpuset = None,
 ) -> None:
     """Start each JDK with the flags: accepted or not, its warnings, the ergonomics; exit 2 if rejected.
     With --cpus/--memory, in a container of those limits: what the JVM picks there and what it sees of it."""
-    from jvmlab.container.limits import Limits, parse_cpu_list
+    from jvmlab.cli.container_options import limits_given
     from jvmlab.jdk.flags import check_matrix
     from jvmlab.jdk.select import select_jdks
     from jvmlab.report.jdks_view import check_document, check_view
 
-    limits = Limits.of(cpus, memory, parse_cpu_list(cpuset) if cpuset else None)
+    limits = limits_given(cpus, memory, cpuset)
     sets = _flag_sets(flags_text or [], flags or [])
     found = _discover(False, 30.0)
     chosen = select_jdks(list(found.jdks), jdk or ["all"])
-    checks = check_matrix(chosen, sets, timeout_s=timeout_s, limits=None if limits.unlimited else limits)
+    checks = check_matrix(chosen, sets, timeout_s=timeout_s, limits=limits)
     if json:
         from jvmlab.report.gclog.json_export import to_json
 
