@@ -13,8 +13,8 @@ import time
 import uuid
 from pathlib import Path
 
-import psutil
 import pytest
+from tests.experiment.test_run_leaves_no_jvm import with_token
 
 from jvmlab.container import Limits, make, this_machine
 from jvmlab.container.group import PREFIX
@@ -107,7 +107,7 @@ def test_kill_9_of_jvmlab_mid_trial_leaves_no_cgroup_and_no_process(tmp_path):
         jvmlab = subprocess.Popen([*argv, "--runs", str(tmp_path / "runs")], stdout=log, stderr=log, env=env)
     try:
         deadline = time.monotonic() + 120
-        while not (jvms := [p for p in _with_token(token) if p.name().startswith("java")]):
+        while not (jvms := [p for p in with_token(token) if p.name().startswith("java")]):
             assert jvmlab.poll() is None, (tmp_path / "jvmlab.log").read_text()
             assert time.monotonic() < deadline, "no JVM after 120 s"
             time.sleep(0.1)
@@ -117,19 +117,11 @@ def test_kill_9_of_jvmlab_mid_trial_leaves_no_cgroup_and_no_process(tmp_path):
         jvmlab.send_signal(signal.SIGKILL)
         jvmlab.wait()
         deadline = time.monotonic() + 15
-        while (_with_token(token) or _leftovers(jvmlab.pid)) and time.monotonic() < deadline:
+        while (with_token(token) or _leftovers(jvmlab.pid)) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not _with_token(token), "a process of the trial outlived jvmlab"
+        assert not with_token(token), "a process of the trial outlived jvmlab"
         assert not _leftovers(jvmlab.pid), "a cgroup of the trial outlived jvmlab"
     finally:
-        for p in _with_token(token):
+        for p in with_token(token):
             p.kill()
         jvmlab.kill()
-
-
-def _with_token(token: str) -> list[psutil.Process]:
-    found = []
-    for p in psutil.process_iter(["cmdline", "status"]):
-        if any(token in a for a in p.info["cmdline"] or ()) and p.info["status"] != psutil.STATUS_ZOMBIE:
-            found.append(p)
-    return found
