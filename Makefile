@@ -117,10 +117,11 @@ chromium:
 	else echo "error: Chromium is needed for the report's browser test"; exit 2; fi
 
 # The installs and the static checks first, side by side (downloads and mypy while the native module compiles),
-# then the tests.
+# then the tests: three workers on two cores (most tests wait on a JVM starting or running), then the
+# timing-sensitive ones alone.
 test:
 	@$(MAKE) --no-print-directory -j4 test-native setup jdks postgres chromium jmc profiler lint-python
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m "not timing" tests
+	$(BIN)/python -m pytest -q -n 3 --dist loadgroup -m "not timing" tests
 	$(BIN)/python -m pytest -q -m timing tests
 
 # The Python checks need the dependencies alone: `make test` runs them while the native module compiles.
