@@ -1,7 +1,7 @@
 """The container rules on real GC logs' facts (tests/advise/logs) with a container beside them, as an
 experiment's trial in a cgroup or the user's --cpus/--memory gives it: the heap near the memory limit, a heap
 wasting its container while the GC works, CPU throttling and the pauses it meets, a JVM counting more CPUs
-than its quota. And none of them without a container, or in a container that fits."""
+than its quota or set to run more GC or JIT threads than it holds. And none of them without a container, or in a container that fits."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ CONTAINER_RULES = {
     "container-heap-wasted",
     "container-cpu-throttled",
     "container-processors-above-quota",
+    "container-threads-above-quota",
 }
 
 
@@ -115,3 +116,41 @@ def test_a_jvm_counting_more_cpus_than_its_quota():
     assert found.recommendation.add_flags == ["-XX:ActiveProcessorCount=1"]
     fits = ContainerFacts(cpus=1.5, effective_cpus=2)  # 1.5 CPUs: HotSpot counts 2, rightly
     assert "container-processors-above-quota" not in findings(facts("healthy-g1-jdk17", fits))
+
+
+def with_flags(case: str, extra: list[str], container: ContainerFacts):
+    c = CASES[case]
+    base = facts_of_log(LOGS / c["log"], flags=[*c["flags"], *extra], jdk_major=c["jdk"])
+    return dataclasses.replace(base, container=container)
+
+
+def test_gc_and_jit_threads_set_above_the_quota():
+    one = ContainerFacts(cpus=0.5, throttled_percent=60.0)
+    given = ["-XX:ParallelGCThreads=4", "-XX:ConcGCThreads=2", "-XX:CICompilerCount=3"]
+    found = findings(with_flags("healthy-g1-jdk17", given, one))
+    threads = found["container-threads-above-quota"]
+    assert threads.severity == "warning"
+    assert threads.title.startswith("4 GC worker threads, 2 concurrent GC threads, 3 JIT compiler threads")
+    # one CPU at a time; tiered compilation needs its C1 and C2 thread
+    assert threads.recommendation.add_flags == [
+        "-XX:ParallelGCThreads=1", "-XX:ConcGCThreads=1", "-XX:CICompilerCount=2"
+    ]  # fmt: skip
+    assert threads.recommendation.remove_flags == given
+    assert threads.effect is not None and threads.effect.measure == "pause_p99_ms"
+    # the throttling finding leaves the thread count to this one: one recommendation per flag
+    assert found["container-cpu-throttled"].recommendation.add_flags == []
+
+
+def test_compiler_threads_alone_are_information_and_counts_that_fit_are_none():
+    jit = findings(with_flags("healthy-g1-jdk17", ["-XX:CICompilerCount=4"], ContainerFacts(cpus=1.0)))
+    found = jit["container-threads-above-quota"]
+    assert found.severity == "info" and found.recommendation.add_flags == ["-XX:CICompilerCount=2"]
+    assert found.effect is not None and found.effect.measure == "throttled_percent"
+    fits = ["-XX:ParallelGCThreads=2", "-XX:CICompilerCount=2", "-XX:ConcGCThreads=1"]
+    for container in (ContainerFacts(cpus=1.5), ContainerFacts(cpus=2.0), None):
+        assert "container-threads-above-quota" not in findings(with_flags("healthy-g1-jdk17", fits, container))
+    # no quota, no finding, whatever the counts
+    many = ["-XX:ParallelGCThreads=16"]
+    assert "container-threads-above-quota" not in findings(
+        with_flags("healthy-g1-jdk17", many, ContainerFacts(memory_limit_bytes=1 << 30))
+    )

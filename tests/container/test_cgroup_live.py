@@ -5,6 +5,7 @@ cgroup); skipped with the reason otherwise."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -125,3 +126,33 @@ def test_kill_9_of_jvmlab_mid_trial_leaves_no_cgroup_and_no_process(tmp_path):
         for p in with_token(token):
             p.kill()
         jvmlab.kill()
+
+
+def test_the_load_driver_runs_in_its_own_container_and_says_how_long_it_waited():
+    """`jvmlab load --cpus`: the driver (a jvmlab process) in a cgroup of its own. At 0.05 CPU its 2,000
+    requests/s run out of quota (about 0.09 CPU-s/s here): throttled periods, said beside the result; at 1 CPU
+    none. The cgroup is gone afterwards."""
+    from jvmlab import _native
+
+    def load(cpus: str, *extra: str) -> subprocess.CompletedProcess[str]:
+        argv = ["load", f"http://127.0.0.1:{server.port}/", "-r", "2000", "-d", "2s", "--cpus", cpus]
+        return subprocess.run(
+            [sys.executable, "-m", "jvmlab", *argv, "--memory", "512m", *extra],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+
+    with _native.LocalServer() as server:
+        tight = load("0.05", "--json")
+        roomy = load("1", "--json")
+        said = load("0.05")
+    assert tight.returncode == roomy.returncode == said.returncode == 0, tight.stderr + said.stderr
+    tight_doc, roomy_doc = json.loads(tight.stdout), json.loads(roomy.stdout)
+    assert tight_doc["completed"] == roomy_doc["completed"] == 4000
+    container = tight_doc["driver_container"]
+    assert container["limits"]["cpus"] == 0.05 and container["limits"]["memory_bytes"] == 512 << 20
+    usage = container["usage"]
+    assert usage["periods"] >= 15 and usage["throttled_periods"] > 0 and usage["cpu_s"] > 0
+    assert roomy_doc["driver_container"]["usage"]["throttled_periods"] == 0
+    assert "driver container 0.05 CPU, 512 MiB" in said.stdout
+    assert "the driver waited for its CPU quota" in said.stdout
+    assert not [p for p in this_machine().own.values() for p in p.glob(f"{PREFIX}*-load-driver-*")]

@@ -107,6 +107,8 @@ def test_a_mix_file(server, tmp_path, capsys):
             ["http://127.0.0.1:1/", "-r", "10", "--mix", "/nonexistent.toml"],
             "/nonexistent.toml: no such file",
         ),
+        (["--import", "/x.jtl", "--cpus", "1"], "--cpus, --memory and --cpuset limit jvmlab's driver"),
+        (["http://127.0.0.1:1/", "-r", "10", "--memory", "lots"], "lots"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(args, message, capsys):

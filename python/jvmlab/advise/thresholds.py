@@ -159,3 +159,5 @@ CONTAINER_WASTE_MIN_GC_OVERHEAD_PERCENT = 3.0
 CONTAINER_THROTTLED_WARNING_PERCENT = 25.0
 # A sample interval counts as throttled beside a pause when more than half its periods were.
 CONTAINER_THROTTLED_SAMPLE_PERCENT = 50.0
+# Tiered compilation needs a C1 and a C2 thread: HotSpot refuses CICompilerCount below 2 with it on.
+CONTAINER_MIN_COMPILER_THREADS = 2

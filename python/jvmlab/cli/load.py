@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from jvmlab.cli.container_options import Cpus, Cpuset, Memory, limits_given
 from jvmlab.errors import UsageError
 
 
@@ -39,17 +40,24 @@ def load_command(
         typer.Option("--format", help="Of --import: jmeter, k6, k6-summary, wrk2 (default: detect)."),
     ] = None,
     json: Annotated[bool, typer.Option("--json", help="Print JSON (docs/load-json.md).")] = False,
+    cpus: Cpus = None,
+    memory: Memory = None,
+    cpuset: Cpuset = None,
 ) -> None:
     """Drive URL at a constant request rate and show throughput, errors and latency percentiles.
 
     Requests leave on schedule whatever the server does, and latency runs from each request's due time, so a
-    pause of the server shows in the tail (no coordinated omission)."""
+    pause of the server shows in the tail (no coordinated omission). --cpus, --memory and --cpuset run the
+    driver in a container of its own (e.g. on other CPUs than the server's), and say how long it waited."""
     from jvmlab.cli import load_run
 
     if (url is None) == (import_file is None):
         raise UsageError("give a URL to load, or --import FILE with another tool's results (not both)")
+    limits = limits_given(cpus, memory, cpuset)
+    if limits is not None and import_file is not None:
+        raise UsageError("--cpus, --memory and --cpuset limit jvmlab's driver: not for --import")
     options = load_run.LoadOptions(
         url, rate, duration, warmup, timeout, connections, tick, method, header or [], body, mix, seed,
-        import_file, format, json,
+        import_file, format, json, limits,
     )  # fmt: skip
     load_run.run(options)

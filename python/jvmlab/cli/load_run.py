@@ -1,13 +1,15 @@
 """What `jvmlab load` does once its options are typed: build the plan, run it with a live line per second
-(or read another tool's results), print the result."""
+(in a container of its own when limits are given), or read another tool's results, and print the result."""
 
 from __future__ import annotations
 
 import json as jsonlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from jvmlab.cli.output import print_renderables, print_text, stdout_console
+from jvmlab.container import Limits, Usage
 from jvmlab.durations import parse_duration
 from jvmlab.errors import UsageError
 from jvmlab.load.driver import LoadPlan, Request, drive
@@ -31,6 +33,7 @@ class LoadOptions:
     import_file: Path | None
     format: str | None
     json: bool
+    limits: Limits | None = None  # the driver's own container
 
 
 def _request_of_options(method: str, headers: list[str], body: bytes) -> Request:
@@ -77,6 +80,18 @@ def _imported(o: LoadOptions) -> LoadResult:
     return read(o.import_file, format=o.format, warmup_s=warmup_s, target_rps=o.rate)
 
 
+def in_container(limits: Limits, work: Callable[[], LoadResult]) -> tuple[LoadResult, Usage]:
+    """`work` with this process in a cgroup of `limits` (made, joined, left and removed), and what the
+    cgroup counted meanwhile."""
+    from jvmlab.container import group, this_machine
+
+    hierarchy = this_machine()
+    made = group.make(hierarchy, "load-driver", limits)
+    with group.this_process_in(made, hierarchy):
+        result = work()
+        return result, made.read()
+
+
 def _driven(o: LoadOptions) -> LoadResult:
     plan = plan_of(o)
     if o.json:
@@ -96,12 +111,39 @@ def _driven(o: LoadOptions) -> LoadResult:
         return drive(plan, on_second=show)
 
 
+def driver_usage_line(limits: Limits, usage: Usage) -> str:
+    """What the driver's container counted, and whether the driver waited for its quota."""
+    parts = [f"driver container {limits.text()}"]
+    if usage.cpu_s is not None:
+        parts.append(f"CPU {usage.cpu_s:.2f} s")
+    if usage.throttled_percent is not None and limits.quota_us is not None:
+        lost = f"{usage.throttled_s or 0:.2f} s"
+        parts.append(f"throttled in {usage.throttled_percent:.1f} % of periods ({lost})")
+    if usage.memory_peak_bytes is not None:
+        parts.append(f"memory peak {usage.memory_peak_bytes / 2**20:.0f} MiB")
+    line = " · ".join(parts)
+    if usage.throttled_periods:
+        line += "\nthe driver waited for its CPU quota: its send lag and the latencies include those waits"
+    return line
+
+
 def run(o: LoadOptions) -> None:
-    result = _imported(o) if o.import_file is not None else _driven(o)
+    usage = None
+    if o.import_file is not None:
+        result = _imported(o)
+    elif o.limits is not None:
+        result, usage = in_container(o.limits, lambda: _driven(o))
+    else:
+        result = _driven(o)
     if o.json:
-        print_text(jsonlib.dumps(result.to_json(), indent=2))
+        doc = result.to_json()
+        if o.limits is not None and usage is not None:
+            doc["driver_container"] = {"limits": o.limits.to_json(), "usage": usage.to_json()}
+        print_text(jsonlib.dumps(doc, indent=2))
         return
     from jvmlab.report.load_view import load_renderable  # rich: not for JSON
 
     title = str(o.import_file) if o.import_file is not None else (o.url or "")
     print_renderables([load_renderable(result, title)])
+    if o.limits is not None and usage is not None:
+        print_text(driver_usage_line(o.limits, usage))

@@ -15,6 +15,7 @@ import os
 import re
 import secrets
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,6 +81,25 @@ class TrialGroup:
             "limits": self.limits.to_json(),
             "folders": {c: str(f) for c, f in self.folders.items()},
         }
+
+
+@contextlib.contextmanager
+def this_process_in(group: TrialGroup, hierarchy: Hierarchy) -> Iterator[TrialGroup]:
+    """This process, all its threads, inside `group` while the block runs (what jvmlab runs itself, e.g. the
+    load driver), then back in its own cgroup and the group removed. Memory this process held before is
+    charged where it was; the group counts what it takes inside."""
+    pid = str(os.getpid())
+    back = sorted({hierarchy.parent(c) / "cgroup.procs" for c in group.folders})
+    try:
+        for path in group.join_files:
+            _write(Path(path), pid, "join the cgroup")
+        yield group
+    finally:
+        try:
+            for path in back:
+                _write(path, pid, "leave the cgroup")
+        finally:
+            group.remove()
 
 
 def remove_folders(folders: list[str], wait_s: float = REMOVE_WAIT_S) -> None:

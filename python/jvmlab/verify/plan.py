@@ -25,6 +25,7 @@ MEASURE_OF_EFFECT = {
     "latency_p99_ms": "p99_ms",
     "throughput": "throughput_rps",
     "memory_peak_percent": "memory_peak_percent",
+    "throttled_percent": "throttled_percent",
 }
 
 

@@ -1,6 +1,7 @@
 """Rules over a JVM in a container: the heap plus its native memory near the memory limit (the kernel's OOM
 killer ends such a JVM without a Java error), a default-sized heap wasting the container while the GC works,
-CPU throttling (and the pauses it stretches), and a JVM that sizes itself for more CPUs than its quota."""
+CPU throttling (and the pauses it stretches), a JVM that sizes itself for more CPUs than its quota, and GC or
+JIT thread counts set above it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from jvmlab.advise import thresholds as t
 from jvmlab.advise.facts import ContainerFacts, Facts
 from jvmlab.advise.finding import Confidence, Severity
 from jvmlab.advise.rules.base import HOTSPOT, Outcome, evidence, make, mib, not_checked, rule
+from jvmlab.jdk.options import JvmOption
 
 MIB = 1024 * 1024
 MIN_HEAP_BYTES = 64 * MIB  # below this a recommended heap is no recommendation: the container is too small
@@ -177,7 +179,8 @@ def cpu_throttled(f: Facts) -> Outcome:
     threads = f.flag("ParallelGCThreads")
     workers = int(threads) if threads and threads.isdigit() else None
     fits = max(1, math.floor(c.cpus)) if c.cpus else None
-    fewer = workers is not None and fits is not None and workers > fits
+    # GC threads set above the quota on the command line are container-threads-above-quota's finding
+    fewer = workers is not None and fits is not None and workers > fits and not threads_set_above(f, fits)
     beside = f"; {inside} of {pauses} GC pauses fell in throttled intervals" if pauses else ""
     quota = f" of {c.cpus:g} CPU{'s' if c.cpus != 1 else ''}" if c.cpus else ""
     return make(
@@ -234,4 +237,64 @@ def processors_above_quota(f: Facts) -> Outcome:
         action="Tell the JVM the CPUs it has.",
         effect=("pause_p99_ms", "decrease", "GC threads that fit the quota"),
         confidence=Confidence.MEDIUM,
+    )
+
+
+# The thread counts a command line can set, and what each thread does.
+THREAD_FLAGS = {
+    "ParallelGCThreads": "GC worker",
+    "ConcGCThreads": "concurrent GC",
+    "CICompilerCount": "JIT compiler",
+}
+
+
+def thread_bound(name: str, fits: int) -> int:
+    return max(fits, t.CONTAINER_MIN_COMPILER_THREADS) if name == "CICompilerCount" else fits
+
+
+def threads_set_above(f: Facts, fits: int) -> list[tuple[JvmOption, int]]:
+    """The thread counts the command line sets above what `fits` CPUs run at once, with their values (the
+    last of a repeated flag is the one in force)."""
+    given = {o.name: o for o in f.options or () if o.kind == "xx" and o.name in THREAD_FLAGS}
+    return [
+        (o, int(o.value))
+        for o in given.values()
+        if o.value and o.value.isdigit() and int(o.value) > thread_bound(o.name, fits)
+    ]
+
+
+@rule(
+    "container-threads-above-quota",
+    "The command line sets more GC or JIT threads than the container's CPU quota runs at once",
+    needs_log=False,
+    family=HOTSPOT,
+)
+def threads_above_quota(f: Facts) -> Outcome:
+    c = f.container
+    if c is None or c.cpus is None:
+        return None
+    fits = max(1, math.ceil(c.cpus))
+    above = threads_set_above(f, fits)
+    if not above:
+        return None
+    said = ", ".join(f"{n} {THREAD_FLAGS[o.name]} threads" for o, n in above)
+    gc = any(o.name != "CICompilerCount" for o, _ in above)
+    quota = f"{c.cpus:g} CPU{'s' if c.cpus != 1 else ''}"
+    return make(
+        "container-threads-above-quota",
+        Severity.WARNING if gc else Severity.INFO,
+        f"{said} set in a container of {quota}",
+        "A CFS quota lets the container's threads run for so much CPU time per 100 ms period, whatever their "
+        "number. Threads above the quota do not add speed: together they use the period's time up sooner, "
+        "and then every thread, the application's too, waits for the next period. GC workers do so inside "
+        "a pause; compiler threads during warm-up.",
+        evidence(None, [o.raw for o, _ in above], cpu_quota=c.cpus, throttled_percent=c.throttled_percent),
+        add=[f"-XX:{o.name}={thread_bound(o.name, fits)}" for o, _ in above],
+        remove=[o.raw for o, _ in above],
+        action=f"Set the thread counts to what {quota} run{'s' if fits == 1 else ''} at once (or remove them: "
+        "with container support the JVM sizes them from the quota).",
+        effect=("pause_p99_ms", "decrease", "GC threads that fit the quota")
+        if gc
+        else ("throttled_percent", "decrease", "compiler threads that fit the quota"),
+        confidence=Confidence.MEDIUM if gc else Confidence.LOW,
     )
