@@ -11,6 +11,7 @@ LAYERS: tuple[tuple[tuple[str, ...], str], ...] = (
         "entry points: `python -m jvmlab`, `make demo`, `make demo-regress`",
     ),
     (("cli",), "typer commands: parse, call the library, one error printer"),
+    (("serve",), "the web app over the store: pages, the JSON API, uploads"),
     (("report",), "views: terminal tables, HTML pages, JSON/CSV exports (never the store)"),
     (("tune", "regress", "verify"), "Optuna search; regression hunts; advice checked by experiment"),
     (("experiment",), "specs, trials (local, Ray), the store, analysis of stored results"),

@@ -1,7 +1,8 @@
 """The container rules on real GC logs' facts (tests/advise/logs) with a container beside them, as an
 experiment's trial in a cgroup or the user's --cpus/--memory gives it: the heap near the memory limit, a heap
 wasting its container while the GC works, CPU throttling and the pauses it meets, a JVM counting more CPUs
-than its quota or set to run more GC or JIT threads than it holds. And none of them without a container, or in a container that fits."""
+than its quota or set to run more GC or JIT threads than it holds. And none of them without a container, or
+in a container that fits."""
 
 from __future__ import annotations
 
@@ -148,7 +149,8 @@ def test_compiler_threads_alone_are_information_and_counts_that_fit_are_none():
     assert found.effect is not None and found.effect.measure == "throttled_percent"
     fits = ["-XX:ParallelGCThreads=2", "-XX:CICompilerCount=2", "-XX:ConcGCThreads=1"]
     for container in (ContainerFacts(cpus=1.5), ContainerFacts(cpus=2.0), None):
-        assert "container-threads-above-quota" not in findings(with_flags("healthy-g1-jdk17", fits, container))
+        found = findings(with_flags("healthy-g1-jdk17", fits, container))
+        assert "container-threads-above-quota" not in found
     # no quota, no finding, whatever the counts
     many = ["-XX:ParallelGCThreads=16"]
     assert "container-threads-above-quota" not in findings(

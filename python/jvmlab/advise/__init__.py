@@ -11,10 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jvmlab.advise.engine import ADVICE_FORMAT_VERSION, Advice, advise
 from jvmlab.advise.facts import ContainerFacts, Facts, Machine, ProcessSamples, facts_from_log
 from jvmlab.advise.finding import Confidence, Effect, Evidence, Finding, NotChecked, Recommendation, Severity
+
+if TYPE_CHECKING:
+    from jvmlab.gclog import GcLog
+    from jvmlab.metrics import GcSummary
 
 __all__ = [
     "ADVICE_FORMAT_VERSION",
@@ -32,6 +37,7 @@ __all__ = [
     "Severity",
     "advise",
     "advise_log",
+    "advise_parsed",
     "facts_of_log",
 ]
 
@@ -52,6 +58,11 @@ def facts_of_log(
 
     log, summary = load_summarized(path, strict=strict, label=label, meanwhile=import_rules)
     return facts_from_log(log, summary, flags=flags, jdk_major=jdk_major)
+
+
+def advise_parsed(log: GcLog, summary: GcSummary) -> Advice:
+    """The findings on a parsed log and its summary, with the log's own command line where it prints one."""
+    return advise(facts_from_log(log, summary))
 
 
 def advise_log(

@@ -57,10 +57,9 @@ def load_logs(args: list[str], *, strict: bool, window: Window | None = None) ->
 
 def advice_of(log: GcLog, summary: GcSummary) -> Advice:
     """The findings on the log (its own command line where it prints one), for the report's section."""
-    from jvmlab.advise import advise
-    from jvmlab.advise.facts import facts_from_log
+    from jvmlab.advise import advise_parsed
 
-    return advise(facts_from_log(log, summary))
+    return advise_parsed(log, summary)
 
 
 def _log_path(sources: tuple[Source, ...]) -> str:

@@ -25,6 +25,7 @@ from jvmlab.cli.jit import jit_app
 from jvmlab.cli.load import load_command
 from jvmlab.cli.profile import profile_app
 from jvmlab.cli.regress import regress_command
+from jvmlab.cli.serve import serve_command
 from jvmlab.cli.tune import tune_command
 from jvmlab.entry import guarded
 
@@ -47,6 +48,7 @@ app.command("load")(load_command)
 app.command("advise")(advise_command)
 app.command("regress")(regress_command)
 app.command("tune")(tune_command)
+app.command("serve")(serve_command)
 app.add_typer(jit_app, name="jit")
 app.add_typer(profile_app, name="profile")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console, Group, RenderableType
 from rich.progress import (
@@ -21,9 +20,15 @@ from rich.text import Text
 
 from jvmlab.cli.output import print_renderables, print_text, stdout_console
 from jvmlab.container import Limits
-from jvmlab.errors import JvmLabError
 from jvmlab.experiment.analysis.nodes import node_losses, trials_per_node
-from jvmlab.experiment.analysis.results import LevelResult, VariantResult, level_results, variant_results
+from jvmlab.experiment.analysis.results import (
+    LevelResult,
+    VariantResult,
+    level_results,
+    metric_series,
+    stored_results,
+    variant_results,
+)
 from jvmlab.experiment.auto_repetitions import Look, budget, run_rounds
 from jvmlab.experiment.execution import executors, interrupt, jdks
 from jvmlab.experiment.execution.plan_lint import lint_plan
@@ -172,11 +177,6 @@ def execute(spec: ExperimentSpec, text: str, options: RunOptions) -> tuple[int, 
     return experiment, trials
 
 
-def metric_series(store: Store, trials: list[TrialRow]) -> dict[int, list[tuple[float, float]]]:
-    """The workload metric's stored points of every successful trial, by trial id."""
-    return {t.id: store.series(t.id, "metric") for t in trials if t.state == OK}
-
-
 def results_view(
     title: str,
     rows: list[VariantResult],
@@ -198,34 +198,20 @@ def results_view(
 
 
 def results(ref: str | None, db: str | None, as_json: bool) -> None:
+    from jvmlab.report.experiment.results_export import results_json
+
     store = Store.open(db)
     try:
-        exp = store.experiment(ref) if ref else store.latest_experiment()
-        if exp is None:
-            what = f"no experiment {ref!r}" if ref else "no experiment"
-            raise JvmLabError(f"{db or 'jvmlab.db'} holds {what}; `jvmlab run SPEC` makes one")
-        trials = store.trials(exp.id)
-        rows = variant_results(trials, metric_series(store, trials))
-        by_level = level_results(trials, store.levels(t.id for t in trials))
-        spec = stored_spec(exp.spec, experiment=f"{exp.name} (#{exp.id})") if exp.spec else None
-        metric = spec.workload.metric if spec is not None else None
-        containers = (spec.matrix.container_limits() if spec is not None else None) or {}
+        found = stored_results(store, ref)
     finally:
         store.close()
     if as_json:
         import json
-        from dataclasses import asdict
 
-        doc: dict[str, Any] = {
-            "format_version": 1,
-            "experiment": {"id": exp.id, "name": exp.name, "status": exp.status, "run_dir": exp.run_dir},
-            "containers": {name: {**c.to_json(), "text": c.text()} for name, c in containers.items()},
-            "variants": [asdict(r) for r in rows],
-            "levels": [asdict(r) for r in by_level],
-            "nodes": trials_per_node(trials),
-            "lost": [asdict(loss) for loss in node_losses(trials)],
-        }
-        print_text(json.dumps(doc, indent=2))
+        print_text(json.dumps(results_json(found), indent=2))
         return
+    exp, trials, rows, by_level = found.experiment, found.trials, found.variants, found.levels
+    spec = stored_spec(exp.spec, experiment=f"{exp.name} (#{exp.id})") if exp.spec else None
+    metric = spec.workload.metric if spec is not None else None
     title = f"experiment {exp.id} ({exp.name}, {exp.status}): {RESULTS_NOTE}"
     print_renderables(results_view(title, rows, metric, by_level, trials))

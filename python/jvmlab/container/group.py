@@ -91,8 +91,8 @@ def this_process_in(group: TrialGroup, hierarchy: Hierarchy) -> Iterator[TrialGr
     pid = str(os.getpid())
     back = sorted({hierarchy.parent(c) / "cgroup.procs" for c in group.folders})
     try:
-        for path in group.join_files:
-            _write(Path(path), pid, "join the cgroup")
+        for joined in group.join_files:
+            _write(Path(joined), pid, "join the cgroup")
         yield group
     finally:
         try:

@@ -291,8 +291,8 @@ def threads_above_quota(f: Facts) -> Outcome:
         evidence(None, [o.raw for o, _ in above], cpu_quota=c.cpus, throttled_percent=c.throttled_percent),
         add=[f"-XX:{o.name}={thread_bound(o.name, fits)}" for o, _ in above],
         remove=[o.raw for o, _ in above],
-        action=f"Set the thread counts to what {quota} run{'s' if fits == 1 else ''} at once (or remove them: "
-        "with container support the JVM sizes them from the quota).",
+        action=f"Set the thread counts to what {quota} run{'s' if fits == 1 else ''} at once (or remove "
+        "them: with container support the JVM sizes them from the quota).",
         effect=("pause_p99_ms", "decrease", "GC threads that fit the quota")
         if gc
         else ("throttled_percent", "decrease", "compiler threads that fit the quota"),

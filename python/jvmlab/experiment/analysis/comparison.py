@@ -14,7 +14,7 @@ from typing import Any
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.analysis.goals import GoalVerdict, goals_for, judge_variant
 from jvmlab.experiment.analysis.measures import STEADY, Measure, measures, primary_measures
-from jvmlab.experiment.analysis.results import ordering, since_ready
+from jvmlab.experiment.analysis.results import metric_series, ordering, since_ready
 from jvmlab.experiment.spec import ExperimentSpec, stored_spec
 from jvmlab.experiment.storage import OK, ExperimentRow, LevelRow, Store, TrialRow, variant_key
 from jvmlab.stats import (
@@ -344,14 +344,10 @@ def stored_comparison(
     threshold_percent: float | None = None,
 ) -> Comparison:
     """The comparison of a stored experiment (`ref`: its id or name; None: the latest)."""
-    exp = store.experiment(ref) if ref else store.latest_experiment()
-    if exp is None:
-        what = f"no experiment {ref!r}" if ref else "no experiment"
-        where = store.engine.url.render_as_string(hide_password=True)
-        raise JvmLabError(f"{where} holds {what}; `jvmlab run SPEC` makes one")
+    exp = store.find_experiment(ref)
     trials = store.trials(exp.id)
     levels = store.levels(t.id for t in trials)
-    series = {t.id: store.series(t.id, "metric") for t in trials if t.state == OK}
+    series = metric_series(store, trials)
     return compare_experiment(
         exp, trials, levels, series, baseline=baseline, alpha=alpha, threshold_percent=threshold_percent
     )

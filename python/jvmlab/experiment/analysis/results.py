@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from jvmlab.experiment.storage import OK, TrialRow
+from jvmlab.experiment.storage import OK, ExperimentRow, Store, TrialRow
 
 
 @dataclass(frozen=True)
@@ -370,3 +370,27 @@ def level_results(trials: Sequence[TrialRow], levels: Mapping[int, Sequence[Any]
         name, rate = rows[0].name, rows[0].rate
         out.append(LevelResult(t.variant, t.jdk, t.flag_set, name, rate, len(rows), figures, t.container))
     return out
+
+
+def metric_series(store: Store, trials: Sequence[TrialRow]) -> dict[int, list[tuple[float, float]]]:
+    """The workload metric's stored points of every successful trial, by trial id."""
+    return {t.id: store.series(t.id, "metric") for t in trials if t.state == OK}
+
+
+@dataclass(frozen=True)
+class StoredResults:
+    """What `jvmlab results` shows of a stored experiment: its trials, per variant and per load level."""
+
+    experiment: ExperimentRow
+    trials: list[TrialRow]
+    variants: list[VariantResult]
+    levels: list[LevelResult]
+
+
+def stored_results(store: Store, ref: str | int | None) -> StoredResults:
+    """The results of experiment `ref` (id or name; None: the latest); JvmLabError when there is none."""
+    exp = store.find_experiment(ref)
+    trials = store.trials(exp.id)
+    variants = variant_results(trials, metric_series(store, trials))
+    levels = level_results(trials, store.levels(t.id for t in trials))
+    return StoredResults(exp, trials, variants, levels)

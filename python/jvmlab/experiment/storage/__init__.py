@@ -2,7 +2,7 @@
 PostgreSQL through SQLAlchemy)."""
 
 from jvmlab.experiment.storage.outcomes import LevelOutcome, TrialOutcome
-from jvmlab.experiment.storage.store import DEFAULT_DB, Store, engine_url
+from jvmlab.experiment.storage.store import DEFAULT_DB, ExperimentOverview, Store, engine_url
 from jvmlab.experiment.storage.tables import (
     FAILED,
     OK,
@@ -16,6 +16,7 @@ from jvmlab.experiment.storage.tables import (
     TIMEOUT,
     ArtifactRow,
     ExperimentRow,
+    GcUploadRow,
     LevelRow,
     SampleRow,
     TrialRow,
@@ -35,7 +36,9 @@ __all__ = [
     "TERMINAL",
     "TIMEOUT",
     "ArtifactRow",
+    "ExperimentOverview",
     "ExperimentRow",
+    "GcUploadRow",
     "LevelOutcome",
     "LevelRow",
     "SampleRow",

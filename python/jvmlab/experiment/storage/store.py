@@ -11,6 +11,7 @@ import math
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError, ProgrammingError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from jvmlab.errors import StoreError
+from jvmlab.errors import JvmLabError, StoreError
 from jvmlab.experiment.storage.outcomes import TrialOutcome
 from jvmlab.experiment.storage.tables import (
     PENDING,
@@ -30,6 +31,7 @@ from jvmlab.experiment.storage.tables import (
     ArtifactRow,
     Base,
     ExperimentRow,
+    GcUploadRow,
     LevelRow,
     SampleRow,
     TrialRow,
@@ -144,6 +146,61 @@ class Store:
             with self.session() as s:
                 return s.get(ExperimentRow, int(ref))
         return self.latest_experiment(str(ref))
+
+    def find_experiment(self, ref: str | int | None) -> ExperimentRow:
+        """By id or name (None: the latest); an error naming the store and `jvmlab run` when there is none."""
+        exp = self.experiment(ref) if ref is not None and ref != "" else self.latest_experiment()
+        if exp is None:
+            what = f"no experiment {ref!r}" if ref else "no experiment"
+            where = self.engine.url.render_as_string(hide_password=True)
+            raise JvmLabError(f"{where} holds {what}; `jvmlab run SPEC` makes one")
+        return exp
+
+    def experiment_overviews(self) -> list[ExperimentOverview]:
+        """Every experiment, newest first, with its trials counted by state and what they ran: two queries
+        whatever the number of experiments and trials (the experiment list of `jvmlab serve`)."""
+        host = ExperimentRow.environment["machine"]["hostname"].as_string()
+        head = select(
+            ExperimentRow.id, ExperimentRow.name, ExperimentRow.status, ExperimentRow.created_at, host
+        ).order_by(ExperimentRow.id.desc())
+        counted = select(
+            TrialRow.experiment_id, TrialRow.jdk, TrialRow.flag_set, TrialRow.container, TrialRow.node,
+            TrialRow.state, func.count(),
+        ).group_by(
+            TrialRow.experiment_id, TrialRow.jdk, TrialRow.flag_set, TrialRow.container, TrialRow.node,
+            TrialRow.state,
+        )  # fmt: skip
+        with self.session() as s:
+            heads = s.execute(head).all()
+            groups = s.execute(counted).all()
+        parts: dict[int, dict[str, Any]] = {}
+        for exp_id, jdk, flag_set, container, node, state, n in groups:
+            empty: dict[str, Any] = {"states": {}, "jdks": {}, "flags": {}, "containers": {}, "nodes": {}}
+            p = parts.setdefault(exp_id, empty)
+            p["states"][state] = p["states"].get(state, 0) + n
+            p["jdks"][jdk] = p["flags"][flag_set] = None
+            if container is not None:
+                p["containers"][container] = None
+            if node is not None:
+                p["nodes"][node] = None
+        out = []
+        for exp_id, name, status, created_at, hostname in heads:
+            p = parts.get(exp_id, {})
+            out.append(
+                ExperimentOverview(
+                    id=exp_id,
+                    name=name,
+                    status=status,
+                    created_at=created_at,
+                    host=hostname,
+                    trials=dict(p.get("states", {})),
+                    jdks=tuple(p.get("jdks", ())),
+                    flag_sets=tuple(p.get("flags", ())),
+                    containers=tuple(p.get("containers", ())),
+                    nodes=tuple(sorted(p.get("nodes", ()))),
+                )
+            )
+        return out
 
     def experiments(self) -> list[ExperimentRow]:
         with self.session() as s:
@@ -271,6 +328,42 @@ class Store:
         with self.session() as s:
             q = select(ArtifactRow).where(ArtifactRow.trial_id == trial_id)
             return {a.kind: a.path for a in s.scalars(q)}
+
+    # Uploaded GC logs ----------------------------------------------------------------------------------
+
+    def add_upload(self, name: str, folder: str, files: list[str], size_bytes: int) -> int:
+        with self.session() as s, s.begin():
+            row = GcUploadRow(
+                name=name, folder=folder, files=files, size_bytes=size_bytes, created_at=time.time()
+            )
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def uploads(self) -> list[GcUploadRow]:
+        """Newest first."""
+        with self.session() as s:
+            return list(s.scalars(select(GcUploadRow).order_by(GcUploadRow.id.desc())))
+
+    def upload(self, upload_id: int) -> GcUploadRow | None:
+        with self.session() as s:
+            return s.get(GcUploadRow, upload_id)
+
+
+@dataclass(frozen=True)
+class ExperimentOverview:
+    """An experiment in a list: what it is, where it ran, its trials by state and what they ran."""
+
+    id: int
+    name: str
+    status: str
+    created_at: float
+    host: str | None
+    trials: dict[str, int]
+    jdks: tuple[str, ...]
+    flag_sets: tuple[str, ...]
+    containers: tuple[str, ...]
+    nodes: tuple[str, ...]
 
 
 def _reason(e: SQLAlchemyError) -> str:

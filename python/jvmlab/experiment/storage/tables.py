@@ -1,11 +1,11 @@
 """The store's tables (SQLAlchemy ORM): experiments, their trials, the trials' time series, load levels and
-artefacts, and the states a trial goes through."""
+artefacts, the states a trial goes through, and the GC logs a team uploaded (`jvmlab serve`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 STORE_FORMAT_VERSION = 1
@@ -142,3 +142,17 @@ class ArtifactRow(Base):
     trial_id: Mapped[int] = mapped_column(ForeignKey(f"{TRIALS_TABLE}.id"), index=True)
     kind: Mapped[str] = mapped_column(String(50))
     path: Mapped[str] = mapped_column(Text)
+
+
+class GcUploadRow(Base):
+    """GC logs uploaded to `jvmlab serve` under a name: the files (one log, or the files of a rotated set)
+    in their own folder of the server's upload folder."""
+
+    __tablename__ = "gc_uploads"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), index=True)
+    folder: Mapped[str] = mapped_column(Text)
+    files: Mapped[list[Any]]
+    size_bytes: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[float] = mapped_column(Float)

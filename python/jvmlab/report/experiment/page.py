@@ -10,7 +10,7 @@ parsed GC logs); this module only lays it out.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -424,7 +424,7 @@ def _href(path: str, base: Path | None) -> str:
     return os.path.relpath(path, base)
 
 
-def trials_section(d: ReportData, base: Path | None) -> Section:
+def trials_section(d: ReportData, href: Callable[[str], str]) -> Section:
     profiled = any(t.profile_note for t in d.trials)
     rows = []
     for t in sorted(d.trials, key=lambda t: t.position):
@@ -446,7 +446,7 @@ def trials_section(d: ReportData, base: Path | None) -> Section:
         columns + ((Column("profile"),) if profiled else ()), tuple(rows), caption="trials in run order"
     )
     links = [
-        (f"{t.key}: {kind}", _href(path, base))
+        (f"{t.key}: {kind}", href(path))
         for t in sorted(d.trials, key=lambda t: t.position)
         for kind, path in sorted(d.artifacts.get(t.id, {}).items())
     ]
@@ -466,9 +466,11 @@ def experiment_page(
     measures: Sequence[str] | None = None,
     generated_at: str = "",
     tuning: TuneResult | None = None,
+    file_href: Callable[[str], str] | None = None,
 ) -> Page:
     """The report page; `output`: where it will be written (links to the trials' files are relative to
-    it, so the report and the run folder can move together)."""
+    it, so the report and the run folder can move together); `file_href`: a trial file's link instead
+    (a server's URL)."""
     from jvmlab import __version__
 
     c = d.comparison
@@ -508,7 +510,8 @@ def experiment_page(
     containers = container_section(d)
     if containers is not None:
         sections.append(containers)
-    sections.append(trials_section(d, None if output is None else output.resolve().parent))
+    base = None if output is None else output.resolve().parent
+    sections.append(trials_section(d, file_href or (lambda path: _href(path, base))))
     return Page(
         title=f"jvmlab: {c.name}",
         subtitle=f"experiment {c.experiment_id} · {len(c.variants)} variants · {len(d.trials)} trials",

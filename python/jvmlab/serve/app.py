@@ -1,0 +1,349 @@
+"""The web app of `jvmlab serve`: pages and a JSON API over the results store (the same documents as the
+commands' --json), trials' files from the runs folder only, and GC logs uploaded under a name.
+
+Every page and document is made by the library the commands use (report pages, results, comparisons, GC
+summaries and advice); this module only routes, checks what a request names, and keeps uploads."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+
+from jvmlab.errors import JvmLabError
+from jvmlab.experiment.storage import ExperimentOverview, ExperimentRow, GcUploadRow, Store
+from jvmlab.serve.guard import Guard
+from jvmlab.serve.settings import ServeSettings
+
+# The app's own pages run no script; forms post here only.
+APP_CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; "
+    "frame-ancestors 'none'"
+)
+STATUSES = ("running", "done", "failed", "interrupted")
+TEXT_SUFFIXES = {".log", ".txt", ".json", ".xml", ".csv", ".toml", ".collapsed", ".html", ".svg"}
+CHUNK_BYTES = 1 << 20
+_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def _templates() -> Environment:
+    return Environment(
+        loader=PackageLoader("jvmlab.serve", "templates"),
+        autoescape=select_autoescape(["html", "j2"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def _page(env: Environment, template: str, **values: Any) -> HTMLResponse:
+    html = env.get_template(template).render(**values)
+    return HTMLResponse(html, headers={"Content-Security-Policy": APP_CSP})
+
+
+def _when(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:,.1f} MiB" if n >= 2**20 else f"{n / 1024:,.1f} KiB"
+
+
+def not_found(what: str) -> HTTPException:
+    return HTTPException(404, f"no {what}")
+
+
+def experiment_json(o: ExperimentOverview) -> dict[str, Any]:
+    return {
+        "id": o.id,
+        "name": o.name,
+        "status": o.status,
+        "created_at": o.created_at,
+        "host": o.host,
+        "nodes": list(o.nodes),
+        "trials": o.trials,
+        "jdks": list(o.jdks),
+        "flag_sets": list(o.flag_sets),
+        "containers": list(o.containers),
+    }
+
+
+def matches(o: ExperimentOverview, q: str, status: str) -> bool:
+    if status and o.status != status:
+        return False
+    if not q:
+        return True
+    needle = q.lower()
+    haystack = (o.name, str(o.id), *o.jdks, *o.flag_sets, *o.containers, o.host or "", *o.nodes)
+    return any(needle in h.lower() for h in haystack)
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """Whether `path` (symbolic links followed) lies in `folder`."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):
+        return False
+
+
+def safe_file_name(name: str, taken: set[str]) -> str:
+    """An uploaded file's name as kept: its last path component, plain characters only, unique."""
+    base = _FILE_NAME.sub("_", Path(name.replace("\\", "/")).name).lstrip(".") or "gc.log"
+    kept, n = base[:120], 1
+    while kept in taken:
+        n += 1
+        kept = f"{n}-{base[:110]}"
+    taken.add(kept)
+    return kept
+
+
+def create_app(settings: ServeSettings) -> FastAPI:
+    """The app over `settings.db`. One store (one connection pool) for the app's life."""
+    from jvmlab import __version__
+
+    store = Store.open(settings.db)
+    env = _templates()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    app = FastAPI(
+        title="jvmlab",
+        version=__version__,
+        description="jvmlab's results store as a web app: experiments, comparisons, GC logs.",
+        docs_url=None,  # the interactive docs load scripts from a CDN: /openapi.json is the description
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.add_middleware(Guard, token=settings.token, max_body_bytes=settings.max_upload_bytes)
+
+    def experiment_row(ref: str) -> ExperimentRow:
+        if not ref.isdigit():
+            raise not_found(f"experiment {ref}")
+        exp = store.experiment(int(ref))
+        if exp is None:
+            raise not_found(f"experiment {ref}")
+        return exp
+
+    def upload_row(ref: str) -> GcUploadRow:
+        row = store.upload(int(ref)) if ref.isdigit() else None
+        if row is None or not inside(Path(row.folder), settings.uploads):
+            raise not_found(f"GC log upload {ref}")
+        return row
+
+    # ---- experiments ----------------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    def home() -> RedirectResponse:
+        return RedirectResponse("/experiments", status_code=303)
+
+    @app.get("/api/experiments", summary="Experiments, newest first (filter: q, status)")
+    def experiments_api(q: str = "", status: str = "") -> JSONResponse:
+        rows = [experiment_json(o) for o in store.experiment_overviews() if matches(o, q, status)]
+        return JSONResponse({"format_version": 1, "experiments": rows})
+
+    @app.get("/experiments", response_class=HTMLResponse, include_in_schema=False)
+    def experiments_page(q: str = "", status: str = "") -> HTMLResponse:
+        overviews = store.experiment_overviews()
+        rows = []
+        for o in overviews:
+            if not matches(o, q, status):
+                continue
+            trials = " · ".join(f"{n} {state}" for state, n in sorted(o.trials.items()))
+            where = o.host or ""
+            if o.nodes:
+                where += f" (Ray: {', '.join(o.nodes)})"
+            rows.append(
+                {**experiment_json(o), "trials_text": trials, "when": _when(o.created_at), "where": where}
+            )
+        return _page(
+            env, "experiments.html.j2", title="Experiments", nav="experiments", rows=rows,
+            total=len(overviews), q=q, status=status, statuses=STATUSES,
+        )  # fmt: skip
+
+    @app.get("/api/experiments/{ref}", summary="An experiment's results (`jvmlab results --json`)")
+    def experiment_api(ref: str) -> JSONResponse:
+        from jvmlab.experiment.analysis.results import stored_results
+        from jvmlab.report.experiment.results_export import results_json
+
+        exp = experiment_row(ref)
+        return JSONResponse(results_json(stored_results(store, exp.id)))
+
+    @app.get(
+        "/api/experiments/{ref}/comparison",
+        summary="The variants compared with CIs (`jvmlab compare --format json`)",
+    )
+    def comparison_api(
+        ref: str, baseline: str | None = None, alpha: float | None = None, threshold: float | None = None
+    ) -> Response:
+        from jvmlab.experiment.analysis.comparison import stored_comparison
+        from jvmlab.report.experiment.comparison_export import to_json
+
+        exp = experiment_row(ref)
+        if alpha is not None and not 0 < alpha < 0.5:
+            raise HTTPException(400, "alpha: a significance level between 0 and 0.5, e.g. 0.01")
+        try:
+            c = stored_comparison(
+                store, str(exp.id), baseline=baseline, alpha=alpha, threshold_percent=threshold
+            )
+        except JvmLabError as e:
+            raise HTTPException(400, str(e)) from None
+        return Response(to_json(c), media_type="application/json")
+
+    @app.get("/experiments/{ref}", response_class=HTMLResponse, include_in_schema=False)
+    def experiment_page(ref: str, baseline: str | None = None) -> HTMLResponse:
+        from jvmlab.experiment.analysis.report_data import report_data
+        from jvmlab.report.experiment.page import experiment_page as page_of
+        from jvmlab.report.html.page import render
+        from jvmlab.tune.session import stored_result
+
+        exp = experiment_row(ref)
+        try:
+            data = report_data(store, str(exp.id), baseline=baseline)
+        except JvmLabError as e:
+            raise HTTPException(400, str(e)) from None
+        run_dir = Path(exp.run_dir)
+
+        def href(path: str) -> str:
+            p = Path(path)
+            if not p.is_absolute() or not inside(p, run_dir):
+                return ""
+            return f"/experiments/{exp.id}/files/{p.resolve().relative_to(run_dir.resolve()).as_posix()}"
+
+        page = page_of(data, tuning=stored_result(store, exp), file_href=href)
+        return HTMLResponse(render(page))
+
+    @app.get("/experiments/{ref}/files/{path:path}", include_in_schema=False)
+    def trial_file(ref: str, path: str) -> FileResponse:
+        exp = experiment_row(ref)
+        run_dir = Path(exp.run_dir)
+        wanted = run_dir / path
+        if not (inside(wanted, run_dir) and inside(wanted, settings.runs)) or not wanted.is_file():
+            raise not_found(f"file {path} of experiment {exp.id}")
+        if wanted.suffix.lower() in TEXT_SUFFIXES:  # shown as text, never run as a page
+            return FileResponse(wanted, media_type="text/plain; charset=utf-8")
+        return FileResponse(wanted, media_type="application/octet-stream", filename=wanted.name)
+
+    # ---- GC logs ---------------------------------------------------------------------------------------
+
+    def uploads_json() -> list[dict[str, Any]]:
+        return [
+            {"id": u.id, "name": u.name, "files": list(u.files), "size_bytes": u.size_bytes,
+             "created_at": u.created_at}
+            for u in store.uploads()
+        ]  # fmt: skip
+
+    def gclogs_page(error: str = "", status_code: int = 200) -> HTMLResponse:
+        uploads = [
+            {**u, "size": _size(u["size_bytes"]), "when": _when(u["created_at"])} for u in uploads_json()
+        ]
+        response = _page(
+            env, "gclogs.html.j2", title="GC logs", nav="gclogs", uploads=uploads, error=error,
+            allow_uploads=settings.allow_uploads, max_files=settings.max_upload_files,
+            max_mib=f"{settings.max_upload_bytes / 2**20:,.0f}",
+        )  # fmt: skip
+        response.status_code = status_code
+        return response
+
+    @app.get("/api/gclogs", summary="Uploaded GC logs, newest first")
+    def gclogs_api() -> JSONResponse:
+        return JSONResponse({"format_version": 1, "uploads": uploads_json()})
+
+    @app.get("/gclogs", response_class=HTMLResponse, include_in_schema=False)
+    def gclogs() -> HTMLResponse:
+        return gclogs_page()
+
+    def analysed(name: str, folder: Path) -> Any:
+        from jvmlab import gclog
+        from jvmlab.advise import advise_parsed
+        from jvmlab.metrics import summarize
+        from jvmlab.report.gclog.page import LabelledLog
+
+        log = gclog.load(folder)
+        summary = summarize(log)
+        return LabelledLog(name, log, summary, advise_parsed(log, summary))
+
+    @app.post("/gclogs", include_in_schema=False)
+    @app.post("/api/gclogs", summary="Upload GC log files under a name (multipart: name, files)")
+    async def upload(request: Request) -> Response:
+        wants_json = request.url.path.startswith("/api/")
+        if not settings.allow_uploads:
+            raise HTTPException(403, "uploads are off on this server (jvmlab serve --allow-uploads)")
+        form = await request.form(max_files=settings.max_upload_files, max_fields=8)
+        name = str(form.get("name") or "").strip()
+        files = [f for f in form.getlist("files") if isinstance(f, UploadFile) and f.filename]
+        problem = (
+            "give the upload a name (1-200 characters)" if not 0 < len(name) <= 200
+            else "choose one or more GC log files" if not files else ""
+        )  # fmt: skip
+        if problem:
+            if wants_json:
+                raise HTTPException(400, problem)
+            return gclogs_page(problem, 400)
+        folder = settings.uploads / f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(4)}"
+        folder.mkdir(parents=True)
+        taken: set[str] = set()
+        kept, size = [], 0
+        try:
+            for f in files:
+                target = folder / safe_file_name(f.filename or "", taken)
+                with target.open("wb") as out:
+                    while chunk := await f.read(CHUNK_BYTES):
+                        out.write(chunk)
+                        size += len(chunk)
+                kept.append(target.name)
+            await run_in_threadpool(analysed, name, folder)  # not a GC log: said now, nothing kept
+        except JvmLabError as e:
+            shutil.rmtree(folder, ignore_errors=True)
+            message = f"{name}: {e}"
+            if wants_json:
+                raise HTTPException(422, message) from None
+            return gclogs_page(message, 422)
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        upload_id = store.add_upload(name, str(folder), kept, size)
+        if wants_json:
+            return JSONResponse(
+                {"id": upload_id, "name": name, "files": kept, "size_bytes": size}, status_code=201
+            )
+        return RedirectResponse(f"/gclogs/{upload_id}", status_code=303)
+
+    @app.get("/api/gclogs/{ref}", summary="An uploaded log's summary (`jvmlab gc summary --json`)")
+    def gclog_api(ref: str) -> JSONResponse:
+        from jvmlab.report.gclog.json_export import summary_document
+
+        row = upload_row(ref)
+        try:
+            item = analysed(row.name, Path(row.folder))
+        except JvmLabError as e:
+            raise HTTPException(422, str(e)) from None
+        doc = summary_document([item.summary])
+        doc["advice"] = item.advice.model_dump(mode="json") if item.advice is not None else None
+        return JSONResponse(doc)
+
+    @app.get("/gclogs/{ref}", response_class=HTMLResponse, include_in_schema=False)
+    def gclog_page(ref: str) -> HTMLResponse:
+        from jvmlab.report.gclog.page import gc_report_page
+        from jvmlab.report.html.page import render
+
+        row = upload_row(ref)
+        try:
+            item = analysed(row.name, Path(row.folder))
+        except JvmLabError as e:
+            raise HTTPException(422, str(e)) from None
+        return HTMLResponse(render(gc_report_page([item])))
+
+    return app

@@ -1,0 +1,192 @@
+"""`jvmlab serve` through Starlette's test client: the experiment list (filtered), an experiment's report
+and its JSON documents (the same as `jvmlab results --json` and `jvmlab compare --format json`), the files of
+its trials and nothing else, GC logs uploaded under a name and analysed (the same summary as `jvmlab gc
+summary --json`, the same findings), and the guard: the token, uploads off by default, path parameters that
+name nothing."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from jvmlab.cli.main import main
+from jvmlab.experiment.storage import Store
+from jvmlab.serve import ServeSettings, create_app
+
+TESTS = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(TESTS / "experiment"), str(TESTS / "report")]
+from report_logs import G1, HOSTILE_LINES, corpus_log  # noqa: E402
+from synthetic import Variant, store_experiment  # noqa: E402
+
+HOSTILE = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+TOKEN = "s3cret-t0ken-of-the-team"
+
+
+@pytest.fixture
+def lab(tmp_path) -> dict[str, Path | str]:
+    """A store with two experiments (one with a hostile description, one with load levels), and the trial
+    files of the first in a runs folder."""
+    db = str(tmp_path / "jvmlab.db")
+    runs = tmp_path / "runs"
+    store = Store.open(db)
+    gc_log = corpus_log(G1)
+    store_experiment(
+        store,
+        [Variant("jdk21", "default"), Variant("jdk21", "tuned", metric=330.0, pause_p99_ms=8.0)],
+        gc_log=gc_log,
+        description=HOSTILE,
+        repetitions=3,
+    )
+    store_experiment(
+        store,
+        [
+            Variant("jdk25", "default", p99_ms={"low": 5.0, "high": 50.0}),
+            Variant("jdk25", "zgc", p99_ms={"low": 2.0, "high": 10.0}),
+        ],
+        name="levels",
+        levels=["low", "high"],
+        gc_log=gc_log,
+    )  # fmt: skip
+    store.close()
+    return {"db": db, "runs": runs, "uploads": tmp_path / "uploads", "gc_log": gc_log}
+
+
+def client(lab, **settings) -> TestClient:
+    s = ServeSettings(db=str(lab["db"]), runs=Path(lab["runs"]), uploads=Path(lab["uploads"]), **settings)
+    return TestClient(create_app(s))
+
+
+def test_the_experiment_list_and_its_filters(lab):
+    with client(lab) as c:
+        page = c.get("/experiments")
+        assert page.status_code == 200
+        assert page.headers["content-security-policy"].startswith("default-src 'none'")
+        assert ">synthetic</a>" in page.text and ">levels</a>" in page.text
+        # 2 variants x 3 repetitions; 2 x 5 with the levels run within each trial
+        assert "jdk25" in page.text and "6 ok" in page.text and "10 ok" in page.text
+        doc = c.get("/api/experiments").json()
+        assert [e["name"] for e in doc["experiments"]] == ["levels", "synthetic"]  # newest first
+        first = doc["experiments"][1]
+        assert first["jdks"] == ["jdk21"] and sorted(first["flag_sets"]) == ["default", "tuned"]
+        assert first["trials"] == {"ok": 6} and first["status"] == "done"
+        assert [e["name"] for e in c.get("/api/experiments", params={"q": "zgc"}).json()["experiments"]] == [
+            "levels"
+        ]
+        assert c.get("/api/experiments", params={"status": "running"}).json()["experiments"] == []
+        assert "0 of 2 experiments" in c.get("/experiments", params={"status": "running"}).text
+
+
+def test_an_experiments_report_and_documents_are_the_commands(lab, capsys):
+    with client(lab) as c:
+        page = c.get("/experiments/1")
+        assert page.status_code == 200 and "<title>jvmlab: synthetic</title>" in page.text
+        assert HOSTILE not in page.text and "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+        results = c.get("/api/experiments/1").json()
+        comparison = c.get("/api/experiments/2/comparison").json()
+    assert main(["results", "1", "--db", str(lab["db"]), "--json"]) == 0
+    assert results == json.loads(capsys.readouterr().out)
+    assert main(["compare", "2", "--db", str(lab["db"]), "--format", "json"]) == 0
+    assert comparison == json.loads(capsys.readouterr().out)
+
+
+def test_path_parameters_that_name_nothing_are_404(lab, tmp_path):
+    run_dir = Path("/tmp/synthetic")  # the synthetic experiments' run folder
+    lab["runs"] = Path("/tmp")
+    with client(lab) as c:
+        for path in (
+            "/experiments/99", "/experiments/abc", "/experiments/1%2F..%2F..", "/api/experiments/..%2F1",
+            "/experiments/1/files/%2e%2e/%2e%2e/etc/passwd", "/experiments/1/files/%2Fetc%2Fpasswd",
+            "/experiments/1/files/..%2F..%2Fetc%2Fpasswd", "/gclogs/1", "/gclogs/..%2F..%2Fetc",
+            "/api/gclogs/%2e%2e", "/api/experiments/1/comparison%2F..",
+        ):  # fmt: skip
+            assert c.get(path).status_code == 404, path
+    # inside the runs folder but outside the experiment's own folder: still nothing
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text("not the experiment's")
+    link = run_dir / "link-out.txt"
+    run_dir.mkdir(exist_ok=True)
+    link.unlink(missing_ok=True)
+    link.symlink_to(outside)
+    try:
+        with client(lab) as c:
+            assert c.get("/experiments/1/files/link-out.txt").status_code == 404
+            (run_dir / "stdout.log").write_text(f"{HOSTILE}\n")
+            shown = c.get("/experiments/1/files/stdout.log")
+            assert shown.status_code == 200 and shown.headers["content-type"].startswith("text/plain")
+            assert shown.headers["x-content-type-options"] == "nosniff"
+    finally:
+        link.unlink(missing_ok=True)
+        (run_dir / "stdout.log").unlink(missing_ok=True)
+
+
+def test_a_gc_log_uploaded_under_a_name_is_analysed_as_the_commands_do(lab, tmp_path, capsys):
+    hostile = tmp_path / "hostile.log"
+    hostile.write_bytes(Path(lab["gc_log"]).read_bytes() + "".join(HOSTILE_LINES).encode())
+    with client(lab, allow_uploads=True) as c:
+        with hostile.open("rb") as f:
+            sent = c.post(
+                "/gclogs",
+                data={"name": "checkout <b>prod</b>"},
+                files=[("files", ("../../hostile.log", f, "text/plain"))],
+                follow_redirects=False,
+            )
+        assert sent.status_code == 303 and sent.headers["location"] == "/gclogs/1"
+        page = c.get("/gclogs/1")
+        assert page.status_code == 200 and "GC report: checkout &lt;b&gt;prod&lt;/b&gt;" in page.text
+        assert "<script>alert(1)</script>" not in page.text  # the log's markup is inert
+        listed = c.get("/api/gclogs").json()["uploads"]
+        assert [(u["name"], u["files"]) for u in listed] == [("checkout <b>prod</b>", ["hostile.log"])]
+        doc = c.get("/api/gclogs/1").json()
+        kept = Path(lab["uploads"])
+        assert [p.name for p in kept.glob("*/*")] == ["hostile.log"]  # in its folder, never ../../
+    assert main(["gc", "summary", str(hostile), "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    mine, theirs = doc["inputs"][0], cli["inputs"][0]
+    assert mine["pause_count"] > 0 and mine["diagnostics"]["lines_unknown"] >= 3  # the hostile lines
+    assert {k: v for k, v in mine.items() if k != "name"} == {k: v for k, v in theirs.items() if k != "name"}
+    assert doc["advice"] is not None and "findings" in doc["advice"]
+
+
+def test_uploads_are_off_unless_allowed_and_a_non_log_is_refused_and_not_kept(lab, tmp_path):
+    with client(lab) as c:
+        refused = c.post("/api/gclogs", data={"name": "x"}, files=[("files", ("gc.log", b"x", "text/plain"))])
+        assert refused.status_code == 403 and "--allow-uploads" in refused.text
+        assert "Uploads are off" in c.get("/gclogs").text
+    with client(lab, allow_uploads=True) as c:
+        junk = c.post(
+            "/api/gclogs",
+            data={"name": "notes"},
+            files=[("files", ("notes.txt", b"shopping list\nmilk\n", "text/plain"))],
+        )
+        assert junk.status_code == 422 and "notes" in junk.json()["detail"]
+        assert c.get("/api/gclogs").json()["uploads"] == []
+        nameless = c.post("/gclogs", data={"name": ""}, files=[("files", ("gc.log", b"x", "text/plain"))])
+        assert nameless.status_code == 400 and "give the upload a name" in nameless.text
+    assert not list(Path(lab["uploads"]).glob("*/*"))
+
+
+def test_with_a_token_every_request_carries_it(lab):
+    with client(lab, token=TOKEN) as c:
+        for path in ("/experiments", "/api/experiments", "/experiments/1", "/openapi.json", "/nowhere"):
+            assert c.get(path).status_code == 401, path
+        assert c.get("/api/experiments", headers={"Authorization": "Bearer wrong"}).status_code == 401
+        assert c.get("/api/experiments", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
+        link = c.get(f"/experiments?token={TOKEN}", follow_redirects=False)
+        assert link.status_code == 303 and link.headers["location"] == "/experiments"  # the URL loses it
+        cookie = link.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=strict" in cookie
+        assert c.get("/experiments").status_code == 200  # the cookie now
+
+
+def test_the_api_is_described():
+    from jvmlab.serve.settings import ServeSettings
+
+    app = create_app(ServeSettings(db="sqlite://", runs=Path("runs"), uploads=Path("uploads")))
+    with TestClient(app) as c:
+        paths = c.get("/openapi.json").json()["paths"]
+    assert {"/api/experiments", "/api/experiments/{ref}", "/api/experiments/{ref}/comparison",
+            "/api/gclogs", "/api/gclogs/{ref}"} <= set(paths)  # fmt: skip
