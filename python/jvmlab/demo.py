@@ -65,6 +65,11 @@ def run_demo() -> int:
     report = DEMO_DIR / "report.html"
     print(f"\n$ jvmlab report --db {shown[1]} -o {report.relative_to(REPO_ROOT)}", flush=True)
     report_run(ReportOptions(None, str(db), report))
+    print(
+        f"\nThe results in a browser (docs/serve.md), at http://127.0.0.1:8000/:\n"
+        f"  .venv/bin/jvmlab serve --db {shown[1]} --runs {shown[2]}",
+        flush=True,
+    )
     return code
 
 

@@ -190,3 +190,34 @@ def test_the_api_is_described():
         paths = c.get("/openapi.json").json()["paths"]
     assert {"/api/experiments", "/api/experiments/{ref}", "/api/experiments/{ref}/comparison",
             "/api/gclogs", "/api/gclogs/{ref}"} <= set(paths)  # fmt: skip
+
+
+def test_variants_of_several_experiments_compared_as_compare_does(lab, capsys):
+    """Picks from one experiment give `jvmlab compare`'s figures to the digit; picks across two runs of one
+    workload compare as well (a later run of the spec 10 % faster: better); other workloads do not."""
+    store = Store.open(str(lab["db"]))
+    store_experiment(store, [Variant("jdk21", "default", metric=330.0)], repetitions=3, seed=7)
+    store.close()
+    picks = {"v": ["1:jdk21/default", "1:jdk21/tuned"]}
+    with client(lab) as c:
+        same = c.get("/api/compare", params=picks).json()
+        across = c.get("/api/compare", params={"v": ["1:jdk21/default", "3:jdk21/default"]}).json()
+        page = c.get("/compare", params={"v": ["1:jdk21/default", "3:jdk21/default"]})
+        picker = c.get("/compare")
+        refused = {
+            "other workload": c.get("/api/compare", params={"v": ["1:jdk21/default", "2:jdk25/zgc"]}),
+            "no variant": c.get("/api/compare", params={"v": ["1:jdk21/default", "1:jdk99/x"]}),
+            "one pick": c.get("/api/compare", params={"v": ["1:jdk21/default"]}),
+            "not a pick": c.get("/api/compare", params={"v": ["1:jdk21/default", "x"]}),
+        }
+    assert main(["compare", "1", "--db", str(lab["db"]), "--format", "json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    for measure, cells in cli["blocks"][0]["cells"].items():
+        assert same["blocks"][0]["cells"][measure]["#1 jdk21/tuned"] == cells["jdk21/tuned"], measure
+    metric = across["blocks"][0]["cells"]["ops_per_s"]["#3 jdk21/default"]
+    assert 5 < metric["change"]["percent"] < 15 and metric["verdict"] == "better", metric
+    assert page.status_code == 200 and "#3 jdk21/default" in page.text and "better" in page.text
+    assert picker.status_code == 200 and 'value="3:jdk21/default"' in picker.text
+    assert "different workloads" in refused["other workload"].json()["detail"]
+    assert "has no variant 'jdk99/x'" in refused["no variant"].json()["detail"]
+    assert all(r.status_code == 400 for r in refused.values()), {k: r.text for k, r in refused.items()}

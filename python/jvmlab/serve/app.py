@@ -13,9 +13,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
@@ -34,6 +34,7 @@ APP_CSP = (
 STATUSES = ("running", "done", "failed", "interrupted")
 TEXT_SUFFIXES = {".log", ".txt", ".json", ".xml", ".csv", ".toml", ".collapsed", ".html", ".svg"}
 CHUNK_BYTES = 1 << 20
+PICKER_EXPERIMENTS = 200  # the newest experiments whose variants the compare page offers
 _FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -235,6 +236,53 @@ def create_app(settings: ServeSettings) -> FastAPI:
         if wanted.suffix.lower() in TEXT_SUFFIXES:  # shown as text, never run as a page
             return FileResponse(wanted, media_type="text/plain; charset=utf-8")
         return FileResponse(wanted, media_type="application/octet-stream", filename=wanted.name)
+
+    # ---- comparisons across experiments -----------------------------------------------------------------
+
+    def picked(v: list[str], alpha: float | None, threshold: float | None) -> Any:
+        from jvmlab.experiment.analysis.comparison import picked_comparison
+
+        picks = []
+        for item in v:
+            exp_id, sep, variant = item.partition(":")
+            if not sep or not exp_id.isdigit() or not variant:
+                raise HTTPException(400, f"v={item}: write EXPERIMENT:VARIANT, e.g. 3:temurin-21/default")
+            picks.append((int(exp_id), variant))
+        if alpha is not None and not 0 < alpha < 0.5:
+            raise HTTPException(400, "alpha: a significance level between 0 and 0.5, e.g. 0.01")
+        try:
+            return picked_comparison(store, picks, alpha=alpha, threshold_percent=threshold)
+        except JvmLabError as e:
+            raise HTTPException(400, str(e)) from None
+
+    @app.get(
+        "/api/compare",
+        summary="Variants of experiments of one workload, each against the first (v=ID:VARIANT, repeated)",
+    )
+    def compare_api(
+        v: Annotated[list[str], Query()], alpha: float | None = None, threshold: float | None = None
+    ) -> Response:
+        from jvmlab.report.experiment.comparison_export import to_json
+
+        return Response(to_json(picked(v, alpha, threshold)), media_type="application/json")
+
+    @app.get("/compare", response_class=HTMLResponse, include_in_schema=False)
+    def compare_page(
+        v: Annotated[list[str] | None, Query()] = None,
+        alpha: float | None = None,
+        threshold: float | None = None,
+    ) -> HTMLResponse:
+        if not v:
+            choices = [
+                (f"{o.id}:{variant}", f"#{o.id} {o.name} · {variant}")
+                for o in store.experiment_overviews()[:PICKER_EXPERIMENTS]
+                for variant in o.variants
+            ]
+            return _page(env, "compare.html.j2", title="Compare variants", nav="compare", choices=choices)
+        from jvmlab.report.experiment.comparison_page import comparison_page
+        from jvmlab.report.html.page import render
+
+        return HTMLResponse(render(comparison_page(picked(v, alpha, threshold))))
 
     # ---- GC logs ---------------------------------------------------------------------------------------
 

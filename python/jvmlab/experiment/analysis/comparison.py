@@ -222,20 +222,44 @@ def compare_experiment(
     """The comparison of an experiment from its stored rows (`levels`: trial id -> its levels;
     `metric_series`: trial id -> the workload metric's points); `baseline`, `alpha` and
     `threshold_percent` override the spec's [compare]."""
-    spec = stored_spec(exp.spec, experiment=f"{exp.name} (#{exp.id})")
+    spec = _with_compare(
+        stored_spec(exp.spec, experiment=f"{exp.name} (#{exp.id})"), baseline, alpha, threshold_percent
+    )
+    by_variant = _by_variant(trials)
+    pairs = [(rows[0].jdk, rows[0].flag_set, rows[0].container) for rows in by_variant.values()]
+    baselines = resolve_baselines(pairs, spec.compare.baseline)
+    return _compared(spec, exp, by_variant, baselines, levels, metric_series, sequential_plan(spec))
+
+
+def _with_compare(
+    spec: ExperimentSpec, baseline: str | None, alpha: float | None, threshold_percent: float | None
+) -> ExperimentSpec:
     given = {"baseline": baseline, "alpha": alpha, "threshold_percent": threshold_percent}
     update = {k: v for k, v in given.items() if v is not None}
     if update:
         spec = spec.model_copy(update={"compare": spec.compare.model_copy(update=update)})
+    return spec
+
+
+def _by_variant(trials: Sequence[TrialRow]) -> dict[str, list[TrialRow]]:
+    by_variant: dict[str, list[TrialRow]] = {}
+    for t in sorted(trials, key=ordering):
+        by_variant.setdefault(t.variant, []).append(t)
+    return by_variant
+
+
+def _compared(
+    spec: ExperimentSpec,
+    exp: ExperimentRow,
+    by_variant: Mapping[str, Sequence[TrialRow]],
+    baselines: Mapping[str, str | None],
+    levels: Mapping[int, Sequence[LevelRow]],
+    metric_series: Mapping[int, Sequence[tuple[float, float]]],
+    sequential: SequentialPlan | None,
+) -> Comparison:
     metric = spec.workload.metric
     table = measures(metric, spec.telemetry.count)
-    sequential = sequential_plan(spec)
-    ordered = sorted(trials, key=ordering)
-    by_variant: dict[str, list[TrialRow]] = {}
-    for t in ordered:
-        by_variant.setdefault(t.variant, []).append(t)
-    pairs = [(rows[0].jdk, rows[0].flag_set, rows[0].container) for rows in by_variant.values()]
-    baselines = resolve_baselines(pairs, spec.compare.baseline)
+    ordered = sorted((t for rows in by_variant.values() for t in rows), key=ordering)
     higher = metric.higher_is_better if metric else True
     # Under load levels the metric follows the load's steps: its changepoints are not warm-up.
     series = metric_series if spec.load is None else {}
@@ -269,6 +293,60 @@ def compare_experiment(
         sequential,
         primary_of(spec),
     )
+
+
+Pick = tuple[int, str]  # (experiment id, variant)
+
+
+def picked_comparison(
+    store: Store,
+    picks: Sequence[Pick],
+    *,
+    alpha: float | None = None,
+    threshold_percent: float | None = None,
+) -> Comparison:
+    """Variants picked from stored experiments of one workload, each against the first, as `jvmlab compare`
+    compares the variants of one experiment (the first experiment's [compare] settings). A variant is named
+    `#ID VARIANT`. JvmLabError when a pick names nothing, or the experiments ran different workloads."""
+    if len(picks) < 2:
+        raise JvmLabError("pick two variants or more (experiment id and variant)")
+    if len(set(picks)) != len(picks):
+        raise JvmLabError("a variant is picked twice")
+    rows: dict[str, list[TrialRow]] = {}
+    specs: list[tuple[ExperimentRow, ExperimentSpec]] = []
+    for exp_id, variant in picks:
+        exp = store.experiment(exp_id)
+        if exp is None:
+            raise JvmLabError(f"no experiment {exp_id}")
+        trials = store.trials(exp.id)
+        mine = [t for t in trials if t.variant == variant]
+        if not mine:
+            have = ", ".join(dict.fromkeys(t.variant for t in trials))
+            raise JvmLabError(f"experiment {exp_id} has no variant {variant!r} (it has {have})")
+        specs.append((exp, stored_spec(exp.spec, experiment=f"{exp.name} (#{exp.id})")))
+        label = f"#{exp_id} {variant}"
+        for t in mine:
+            t.variant = label  # the trials are detached from the store: a name for this comparison only
+        rows[label] = sorted(mine, key=ordering)
+    first, spec = specs[0]
+    for exp, other in specs[1:]:
+        if _workload(other) != _workload(spec):
+            raise JvmLabError(
+                f"experiments {first.id} and {exp.id} ran different workloads (command, metric or load "
+                "levels): their variants do not compare"
+            )
+    spec = _with_compare(spec, None, alpha, threshold_percent)
+    labels = list(rows)
+    baselines = {label: (None if i == 0 else labels[0]) for i, label in enumerate(labels)}
+    trials = [t for r in rows.values() for t in r]
+    levels = store.levels(t.id for t in trials)
+    return _compared(spec, first, rows, baselines, levels, metric_series(store, trials), None)
+
+
+def _workload(spec: ExperimentSpec) -> tuple[Any, ...]:
+    metric = spec.workload.metric
+    steps = tuple((lv.label, lv.rate) for lv in spec.load.levels) if spec.load else ()
+    return (tuple(spec.workload.command), metric.name if metric else None, steps)
 
 
 def primary_of(spec: ExperimentSpec) -> tuple[str, ...]:

@@ -35,6 +35,7 @@ from jvmlab.experiment.storage.tables import (
     LevelRow,
     SampleRow,
     TrialRow,
+    variant_key,
 )
 
 DEFAULT_DB = "jvmlab.db"
@@ -175,10 +176,13 @@ class Store:
             groups = s.execute(counted).all()
         parts: dict[int, dict[str, Any]] = {}
         for exp_id, jdk, flag_set, container, node, state, n in groups:
-            empty: dict[str, Any] = {"states": {}, "jdks": {}, "flags": {}, "containers": {}, "nodes": {}}
+            empty: dict[str, Any] = {
+                "states": {}, "jdks": {}, "flags": {}, "containers": {}, "nodes": {}, "variants": {}
+            }  # fmt: skip
             p = parts.setdefault(exp_id, empty)
             p["states"][state] = p["states"].get(state, 0) + n
             p["jdks"][jdk] = p["flags"][flag_set] = None
+            p["variants"][variant_key(jdk, flag_set, container)] = None
             if container is not None:
                 p["containers"][container] = None
             if node is not None:
@@ -198,6 +202,7 @@ class Store:
                     flag_sets=tuple(p.get("flags", ())),
                     containers=tuple(p.get("containers", ())),
                     nodes=tuple(sorted(p.get("nodes", ()))),
+                    variants=tuple(p.get("variants", ())),
                 )
             )
         return out
@@ -364,6 +369,7 @@ class ExperimentOverview:
     flag_sets: tuple[str, ...]
     containers: tuple[str, ...]
     nodes: tuple[str, ...]
+    variants: tuple[str, ...] = ()
 
 
 def _reason(e: SQLAlchemyError) -> str:
