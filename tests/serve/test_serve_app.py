@@ -7,52 +7,14 @@ name nothing."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-import pytest
+from lab import HOSTILE, HOSTILE_LINES, TOKEN, Variant, store_experiment
 from starlette.testclient import TestClient
 
 from jvmlab.cli.main import main
 from jvmlab.experiment.storage import Store
 from jvmlab.serve import ServeSettings, create_app
-
-TESTS = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(TESTS / "experiment"), str(TESTS / "report")]
-from report_logs import G1, HOSTILE_LINES, corpus_log  # noqa: E402
-from synthetic import Variant, store_experiment  # noqa: E402
-
-HOSTILE = "<script>alert(1)</script><img src=x onerror=alert(2)>"
-TOKEN = "s3cret-t0ken-of-the-team"
-
-
-@pytest.fixture
-def lab(tmp_path) -> dict[str, Path | str]:
-    """A store with two experiments (one with a hostile description, one with load levels), and the trial
-    files of the first in a runs folder."""
-    db = str(tmp_path / "jvmlab.db")
-    runs = tmp_path / "runs"
-    store = Store.open(db)
-    gc_log = corpus_log(G1)
-    store_experiment(
-        store,
-        [Variant("jdk21", "default"), Variant("jdk21", "tuned", metric=330.0, pause_p99_ms=8.0)],
-        gc_log=gc_log,
-        description=HOSTILE,
-        repetitions=3,
-    )
-    store_experiment(
-        store,
-        [
-            Variant("jdk25", "default", p99_ms={"low": 5.0, "high": 50.0}),
-            Variant("jdk25", "zgc", p99_ms={"low": 2.0, "high": 10.0}),
-        ],
-        name="levels",
-        levels=["low", "high"],
-        gc_log=gc_log,
-    )  # fmt: skip
-    store.close()
-    return {"db": db, "runs": runs, "uploads": tmp_path / "uploads", "gc_log": gc_log}
 
 
 def client(lab, **settings) -> TestClient:

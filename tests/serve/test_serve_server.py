@@ -9,46 +9,16 @@ import http.client
 import os
 import signal
 import socket
-import subprocess
-import sys
-import time
 
 import pytest
 
 from jvmlab.cli.main import main
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
-def server(tmp_path):
-    port = free_port()
-    argv = [
-        sys.executable, "-m", "jvmlab", "serve", "--db", str(tmp_path / "jvmlab.db"), "--port", str(port),
-        "--runs", str(tmp_path / "runs"), "--uploads", str(tmp_path / "uploads"), "--allow-uploads",
-        "--max-upload-mb", "1",
-    ]  # fmt: skip
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"jvmlab serve did not start: {proc.stdout.read() if proc.stdout else ''}")
-            time.sleep(0.1)
-    try:
-        yield port, tmp_path / "uploads", proc
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+def server(serve, tmp_path):
+    running = serve(str(tmp_path / "jvmlab.db"), "--allow-uploads", "--max-upload-mb", "1")
+    return running.port, running.uploads, running.process
 
 
 def test_a_non_loopback_address_without_a_token_refuses_to_start(capsys, monkeypatch):

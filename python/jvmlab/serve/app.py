@@ -6,6 +6,7 @@ summaries and advice); this module only routes, checks what a request names, and
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import secrets
 import shutil
@@ -31,7 +32,7 @@ APP_CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; "
     "frame-ancestors 'none'"
 )
-STATUSES = ("running", "done", "failed", "interrupted")
+STATUSES = ("planned", "running", "done", "interrupted")
 TEXT_SUFFIXES = {".log", ".txt", ".json", ".xml", ".csv", ".toml", ".collapsed", ".html", ".svg"}
 CHUNK_BYTES = 1 << 20
 PICKER_EXPERIMENTS = 200  # the newest experiments whose variants the compare page offers
@@ -87,6 +88,15 @@ def matches(o: ExperimentOverview, q: str, status: str) -> bool:
     needle = q.lower()
     haystack = (o.name, str(o.id), *o.jdks, *o.flag_sets, *o.containers, o.host or "", *o.nodes)
     return any(needle in h.lower() for h in haystack)
+
+
+def optional_number(text: str, name: str) -> float | None:
+    if not text.strip():
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise HTTPException(400, f"{name}={text}: not a number") from None
 
 
 def inside(path: Path, folder: Path) -> bool:
@@ -224,7 +234,18 @@ def create_app(settings: ServeSettings) -> FastAPI:
             return f"/experiments/{exp.id}/files/{p.resolve().relative_to(run_dir.resolve()).as_posix()}"
 
         page = page_of(data, tuning=stored_result(store, exp), file_href=href)
+        if exp.status in ("planned", "running"):  # the page follows the run
+            page = dataclasses.replace(page, live=f"/api/experiments/{exp.id}/progress")
         return HTMLResponse(render(page))
+
+    @app.get(
+        "/api/experiments/{ref}/progress",
+        summary="Where a running experiment stands: trials by state, the running trials' metric so far",
+    )
+    def progress_api(ref: str) -> JSONResponse:
+        from jvmlab.experiment.analysis.progress import experiment_progress
+
+        return JSONResponse(experiment_progress(store, experiment_row(ref)).to_json())
 
     @app.get("/experiments/{ref}/files/{path:path}", include_in_schema=False)
     def trial_file(ref: str, path: str) -> FileResponse:
@@ -268,9 +289,7 @@ def create_app(settings: ServeSettings) -> FastAPI:
 
     @app.get("/compare", response_class=HTMLResponse, include_in_schema=False)
     def compare_page(
-        v: Annotated[list[str] | None, Query()] = None,
-        alpha: float | None = None,
-        threshold: float | None = None,
+        v: Annotated[list[str] | None, Query()] = None, alpha: str = "", threshold: str = ""
     ) -> HTMLResponse:
         if not v:
             choices = [
@@ -282,7 +301,9 @@ def create_app(settings: ServeSettings) -> FastAPI:
         from jvmlab.report.experiment.comparison_page import comparison_page
         from jvmlab.report.html.page import render
 
-        return HTMLResponse(render(comparison_page(picked(v, alpha, threshold))))
+        # the form sends its empty fields as "": the spec's settings
+        c = picked(v, optional_number(alpha, "alpha"), optional_number(threshold, "threshold"))
+        return HTMLResponse(render(comparison_page(c)))
 
     # ---- GC logs ---------------------------------------------------------------------------------------
 

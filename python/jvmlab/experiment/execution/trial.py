@@ -36,6 +36,7 @@ from jvmlab.experiment.execution.sampler import ProcessSampler
 from jvmlab.experiment.execution.watch import Watch, pump, tail
 from jvmlab.experiment.spec import ExperimentSpec, Load, Metric
 from jvmlab.experiment.storage import FAILED, OK, OOM_KILLED, PRUNED, TIMEOUT, LevelOutcome, TrialOutcome
+from jvmlab.experiment.storage.artifacts import STDERR_FILE, STDOUT_FILE
 from jvmlab.gclog.clock import jvm_start_epoch
 from jvmlab.jdk.native_memory import tracking
 
@@ -303,7 +304,7 @@ def run_trial(
     """Runs one trial to its end and returns its outcome (the store is the caller's business)."""
     launch = prepare(spec, setup)
     w = spec.workload
-    stdout_path, stderr_path = setup.run_dir / "stdout.log", setup.run_dir / "stderr.log"
+    stdout_path, stderr_path = setup.run_dir / STDOUT_FILE, setup.run_dir / STDERR_FILE
     try:
         group = container_of(setup.trial_id, setup.limits)
     except ContainerError as e:

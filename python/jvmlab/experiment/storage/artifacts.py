@@ -1,7 +1,10 @@
-"""The names of what a trial stores that more than one part reads: the kinds of its files (ArtifactRow.kind:
-the profiles) and of its series (SampleRow.series: the code heaps)."""
+"""The names of what a trial stores that more than one part reads: its output files, the kinds of its files
+(ArtifactRow.kind: the profiles) and of its series (SampleRow.series: the code heaps)."""
 
 from __future__ import annotations
+
+# A trial's output in its folder, written line by line as it runs.
+STDOUT_FILE, STDERR_FILE = "stdout.log", "stderr.log"
 
 PROFILE = "profile"
 PROFILE_RECORDING = "profile_jfr"  # the JFR recording several events (or JFR's fallback) were written to

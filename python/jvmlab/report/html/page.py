@@ -147,6 +147,9 @@ class Page:
     sections: tuple[Section, ...]
     generated_by: str
     generated_at: str = ""  # shown in the footer; "" -> the time of rendering (UTC)
+    # A server's progress document of the experiment shown (`jvmlab serve`): the page polls it and shows
+    # the trials as they finish, and the running ones' metric, until the experiment ends
+    live: str | None = None
 
     def all_sections(self) -> list[Section]:
         return [s for top in self.sections for s in top.walk()]
@@ -231,6 +234,14 @@ def flamegraph_js() -> str:
     return (files("jvmlab.report.html") / "templates" / "flamegraph.js").read_text(encoding="utf-8")
 
 
+@cache
+def live_js() -> str:
+    """The live panel's polling code (templates/live.js), on pages of a running experiment only."""
+    from importlib.resources import files
+
+    return (files("jvmlab.report.html") / "templates" / "live.js").read_text(encoding="utf-8")
+
+
 def _block_kind(block: Block) -> str:
     return type(block).__name__.lower()
 
@@ -282,6 +293,8 @@ def render(page: Page) -> str:
             flamegraph_js=Markup(flame_js),
             flamegraph_hash=csp_hash(flame_js),
             has_flamegraphs=bool(page.flamegraphs()),
+            live_js=Markup(live_js()) if page.live else "",
+            live_hash=csp_hash(live_js()) if page.live else "",
         )
     )
 

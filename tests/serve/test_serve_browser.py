@@ -1,0 +1,152 @@
+"""`jvmlab serve` in Debian's Chromium (Playwright, no browser download), against a real server: a team's path
+through the app (the list, an experiment's report, two variants compared, a GC log uploaded and its
+findings), and a running experiment's page following `jvmlab run` without a reload, on SQLite and
+PostgreSQL. No request leaves the server; no page logs an error."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TESTS = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(TESTS / "report"))
+from browser import CHROMIUM_ARGS, DRAWN_JS, VIEWPORT, chromium  # noqa: E402
+
+pytestmark = pytest.mark.skipif(chromium() is None, reason="chromium is not installed (make chromium)")
+CLASSES = TESTS.parent / "build" / "java"
+WAIT_MS = 60_000
+
+LIVE_SPEC = """
+name = "{name}"
+[workload]
+command = ["{{java}}", "{{jvm_opts}}", "-cp", "{{classes}}", "jvmlab.workloads.GcChurn", "--duration-s=3"]
+ready = {{ log = "t_s=1 ", timeout_s = 30 }}
+metric = {{ name = "mb_per_s", regex = "rate_mb_s=(?P<value>[0-9.]+)", unit = "MB/s" }}
+[matrix]
+jdks = ["17"]
+repetitions = 4
+[trial]
+timeout_s = 60
+"""
+
+
+@dataclass
+class Seen:
+    errors: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)
+
+
+@contextlib.contextmanager
+def browser_page(origin: str) -> Iterator[tuple[Any, Seen]]:
+    """A page of a fresh Chromium; requests to anything but `origin` are aborted and recorded."""
+    from playwright.sync_api import sync_playwright
+
+    seen = Seen()
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith(origin + "/"):
+            r.continue_()
+        else:
+            seen.foreign.append(r.request.url)
+            r.abort()
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport=VIEWPORT)
+            context.route("**/*", route)
+            page = context.new_page()
+            page.on("console", lambda m: m.type == "error" and seen.errors.append(m.text))
+            page.on("pageerror", lambda e: seen.errors.append(str(e)))
+            page.on("dialog", lambda d: (seen.errors.append(f"dialog: {d.message}"), d.dismiss()))
+            page.set_default_timeout(WAIT_MS)
+            yield page, seen
+        finally:
+            browser.close()
+
+
+def test_a_teams_path_through_the_app(lab, serve):
+    server = serve(str(lab["db"]), "--allow-uploads", runs=Path("/tmp"))
+    with browser_page(server.url) as (page, seen):
+        page.goto(server.url + "/")
+        assert page.url == server.url + "/experiments"
+        page.click("a:text-is('synthetic')")
+        page.wait_for_function(DRAWN_JS)
+        assert page.title() == "jvmlab: synthetic" and page.locator("div.chart svg.main-svg").count() > 0
+        assert page.locator("img").count() == 0  # the hostile description's <img> is text
+        page.goto(server.url + "/compare")
+        page.select_option("select[name=v]", ["1:jdk21/default", "1:jdk21/tuned"])
+        page.click("button[type=submit]")
+        page.wait_for_selector("td.status-better")
+        assert "v=1%3Ajdk21%2Fdefault&v=1%3Ajdk21%2Ftuned" in page.url  # the view to share
+        shared = page.url
+        page.goto(server.url + "/gclogs")
+        page.fill("input[name=name]", "checkout prod")
+        page.set_input_files("input[name=files]", str(lab["gc_log"]))
+        page.click("button[type=submit]")
+        page.wait_for_function(DRAWN_JS)
+        assert page.url == server.url + "/gclogs/1" and page.title() == "GC report: checkout prod"
+        assert page.locator("section#findings").count() == 1
+        page.goto(shared)  # the shared comparison, opened again
+        assert page.locator("td.status-better").count() > 0
+    assert seen.errors == [] and seen.foreign == []
+
+
+def _experiment(server_url: str, name: str) -> dict[str, Any] | None:
+    with urllib.request.urlopen(f"{server_url}/api/experiments?q={name}", timeout=10) as r:
+        found = json.load(r)["experiments"]
+    return found[0] if found else None
+
+
+@pytest.mark.jvm
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_running_experiments_page_follows_the_run(backend, request, serve, tmp_path):
+    db = str(tmp_path / "live.db") if backend == "sqlite" else request.getfixturevalue("postgres_url")
+    name = f"live-{uuid.uuid4().hex[:8]}"
+    spec = tmp_path / "live.toml"
+    spec.write_text(LIVE_SPEC.format(name=name))
+    runs = tmp_path / "runs"
+    server = serve(db, runs=runs)
+    run = subprocess.Popen(
+        [sys.executable, "-m", "jvmlab", "run", str(spec), "--db", db, "--runs", str(runs)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while (exp := _experiment(server.url, name)) is None or exp["status"] != "running":
+            assert time.monotonic() < deadline and run.poll() is None, run.stderr.read() if run.stderr else ""
+            time.sleep(0.2)
+        with browser_page(server.url) as (page, seen):
+            page.goto(f"{server.url}/experiments/{exp['id']}")
+            page.evaluate("window.loadedOnce = true")
+            assert page.locator("#live").count() == 1
+            # the running trial's metric as it prints it, then a trial finishing, on the page as loaded
+            page.wait_for_function(
+                "() => / readings\\)$/.test(document.querySelector('#live .live-metric').textContent)"
+            )
+            ok = "document.querySelectorAll('#live tr[data-state=ok]').length"
+            first = page.evaluate(ok)
+            assert first < 4
+            page.wait_for_function(f"() => window.loadedOnce && {ok} > {first}")
+            assert page.evaluate("window.jvmlabLiveUpdates") >= 2
+            # once the run ends, the page loads its full report, once
+            page.wait_for_function("() => !window.loadedOnce && !document.getElementById('live')")
+            assert page.locator("section#trials").count() == 1
+            assert "3 ok" not in page.title()
+        assert run.wait(timeout=60) == 0
+        assert seen.errors == [] and seen.foreign == []
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
