@@ -30,12 +30,12 @@ WAIT_MS = 60_000
 LIVE_SPEC = """
 name = "{name}"
 [workload]
-command = ["{{java}}", "{{jvm_opts}}", "-cp", "{{classes}}", "jvmlab.workloads.GcChurn", "--duration-s=3"]
+command = ["{{java}}", "{{jvm_opts}}", "-cp", "{{classes}}", "jvmlab.workloads.GcChurn", "--duration-s=2"]
 ready = {{ log = "t_s=1 ", timeout_s = 30 }}
 metric = {{ name = "mb_per_s", regex = "rate_mb_s=(?P<value>[0-9.]+)", unit = "MB/s" }}
 [matrix]
 jdks = ["17"]
-repetitions = 4
+repetitions = 3
 [trial]
 timeout_s = 60
 """
@@ -137,7 +137,7 @@ def test_a_running_experiments_page_follows_the_run(backend, request, serve, tmp
             )
             ok = "document.querySelectorAll('#live tr[data-state=ok]').length"
             first = page.evaluate(ok)
-            assert first < 4
+            assert first < 3
             page.wait_for_function(f"() => window.loadedOnce && {ok} > {first}")
             assert page.evaluate("window.jvmlabLiveUpdates") >= 2
             # once the run ends, the page loads its full report, once

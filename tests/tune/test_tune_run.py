@@ -322,6 +322,7 @@ def test_a_candidate_that_may_be_the_best_is_measured_again_before_it_wins(tmp_p
     assert best["repetitions"] == 2
 
 
+@pytest.mark.timing  # two candidates' running means, each beside whatever else the machine runs
 def test_a_candidate_that_trails_is_pruned_in_a_real_search(tmp_path, capsys, monkeypatch):
     """The interpreter alone (-Xint) churns far less memory than a JIT-compiled JVM: once a compiled
     candidate is measured, an -Xint one is stopped early from its running mean (the pruner's start-up

@@ -103,10 +103,19 @@ def started(argv: list[str], **popen: Any) -> Iterator[subprocess.Popen[str]]:
                 stream.close()
 
 
+CLIENT_PID = re.compile(r"client: TlsBench client: pid (\d+),")
+
+
+def lines_to_client(reader: Lines) -> list[str]:
+    """The server's first lines up to the one naming its client's pid (on a loaded machine the client's JVM
+    starts after the server's first status lines)."""
+    while not any(CLIENT_PID.match(line) for line in reader.seen):
+        reader.next()
+    return list(reader.seen)
+
+
 def client_pid(lines: list[str]) -> int:
-    pids = [
-        int(m.group(1)) for line in lines if (m := re.match(r"client: TlsBench client: pid (\d+),", line))
-    ]
+    pids = [int(m.group(1)) for line in lines if (m := CLIENT_PID.match(line))]
     assert len(pids) == 1, lines
     return pids[0]
 
@@ -177,7 +186,7 @@ def test_stop_on_stdin_and_kill_leave_no_client_jvm():
     ) as proc:
         assert proc.stdin is not None and proc.stdout is not None
         reader = Lines(proc.stdout)
-        lines = [reader.next() for _ in range(4)]
+        lines = lines_to_client(reader)
         assert lines[1].startswith("TlsBench listening on port "), lines
         pid = client_pid(lines)
         # Stop once the client has connected (a loaded machine can take seconds to start its JVM).
@@ -203,7 +212,7 @@ def test_stop_on_stdin_and_kill_leave_no_client_jvm():
     ) as proc:
         assert proc.stdout is not None
         reader = Lines(proc.stdout)
-        pid = client_pid([reader.next() for _ in range(4)])
+        pid = client_pid(lines_to_client(reader))
         while not (line := reader.next()).startswith("client: status:"):
             pass
         assert re.match(STATUS, line), line
