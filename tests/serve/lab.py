@@ -8,7 +8,7 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(TESTS / "experiment"), str(TESTS / "report")]
-from report_logs import G1, HOSTILE_LINES, corpus_log  # noqa: E402
+from report_logs import G1, HOSTILE_LINES, ZGC, corpus_log  # noqa: E402
 from synthetic import Variant, store_experiment  # noqa: E402
 
 from jvmlab.experiment.storage import Store  # noqa: E402
@@ -16,7 +16,17 @@ from jvmlab.experiment.storage import Store  # noqa: E402
 HOSTILE = "<script>alert(1)</script><img src=x onerror=alert(2)>"
 TOKEN = "s3cret-t0ken-of-the-team"
 
-__all__ = ["G1", "HOSTILE", "HOSTILE_LINES", "TOKEN", "Variant", "make_lab", "store_experiment"]
+__all__ = [
+    "G1",
+    "ZGC",
+    "corpus_log",
+    "HOSTILE",
+    "HOSTILE_LINES",
+    "TOKEN",
+    "Variant",
+    "make_lab",
+    "store_experiment",
+]
 
 
 def make_lab(tmp_path: Path) -> dict[str, Path | str]:

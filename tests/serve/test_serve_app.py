@@ -183,3 +183,49 @@ def test_variants_of_several_experiments_compared_as_compare_does(lab, capsys):
     assert "different workloads" in refused["other workload"].json()["detail"]
     assert "has no variant 'jdk99/x'" in refused["no variant"].json()["detail"]
     assert all(r.status_code == 400 for r in refused.values()), {k: r.text for k, r in refused.items()}
+
+
+def test_uploaded_logs_side_by_side_their_events_paged_and_logs_of_the_runs_folder(lab, tmp_path, capsys):
+    from lab import ZGC, corpus_log
+
+    g1, zgc = Path(lab["gc_log"]), corpus_log(ZGC)
+    runs = Path(lab["runs"])
+    (runs / "exp-1").mkdir(parents=True)
+    (runs / "exp-1" / "gc.log").write_bytes(zgc.read_bytes())
+    with client(lab, allow_uploads=True) as c:
+        for name, path in (("g1", g1), ("zgc", zgc)):
+            with path.open("rb") as f:
+                assert (
+                    c.post("/api/gclogs", data={"name": name}, files=[("files", (path.name, f))]).status_code
+                    == 201
+                )
+        side = c.get("/api/gclogs/compare", params={"u": ["1", "2"]}).json()
+        page = c.get("/gclogs/compare", params={"u": ["1", "2"]})
+        assert page.status_code == 200 and "Side by side" in page.text
+        assert c.get("/api/gclogs/compare", params={"u": ["1"]}).status_code == 400
+        first = c.get("/api/gclogs/1/events", params={"limit": 10}).json()
+        last = c.get("/api/gclogs/1/events", params={"offset": first["total"] - 3}).json()
+        events_page = c.get("/gclogs/1/events", params={"offset": 100, "limit": 100})
+        csv = c.get("/api/gclogs/1/events.csv")
+        assert c.get("/api/gclogs/1/events", params={"limit": 5000}).status_code == 400
+        at = c.get("/api/gclogs/at", params={"path": "exp-1/gc.log"})
+        at_page = c.get("/gclogs/at", params={"path": "exp-1"})  # the folder: the log in it
+        outside = [
+            c.get("/gclogs/at", params={"path": p}).status_code
+            for p in ("../../etc/passwd", "/etc/passwd", "")
+        ]
+    assert main(["gc", "compare", f"g1={g1}", f"zgc={zgc}", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert side["figures"] == cli["figures"] and side["warnings"] == cli["warnings"]
+    from jvmlab import gclog
+
+    events = gclog.load(g1).events
+    assert first["total"] == events.height and len(first["events"]) == 10 and len(last["events"]) == 3
+    assert first["events"][0]["gc_id"] == events["gc_id"][0]
+    assert events_page.status_code == 200 and f"events 101-200 of {events.height:,}" in events_page.text
+    assert "previous page" in events_page.text and "next page" in events_page.text
+    assert main(["gc", "events", str(g1), "--csv", "-"]) == 0
+    assert csv.content.decode() == capsys.readouterr().out
+    assert at.status_code == 200 and at.json()["inputs"][0]["format"] == side["inputs"][1]["format"]
+    assert at_page.status_code == 200 and "GC report: exp-1" in at_page.text
+    assert outside == [404, 404, 404]

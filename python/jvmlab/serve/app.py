@@ -7,6 +7,8 @@ summaries and advice); this module only routes, checks what a request names, and
 from __future__ import annotations
 
 import dataclasses
+import functools
+import json
 import re
 import secrets
 import shutil
@@ -36,6 +38,8 @@ STATUSES = ("planned", "running", "done", "interrupted")
 TEXT_SUFFIXES = {".log", ".txt", ".json", ".xml", ".csv", ".toml", ".collapsed", ".html", ".svg"}
 CHUNK_BYTES = 1 << 20
 PICKER_EXPERIMENTS = 200  # the newest experiments whose variants the compare page offers
+ANALYSED_CACHE = 4  # uploads kept parsed: the next page of events, a comparison, the JSON beside the page
+EVENTS_PAGE, MAX_EVENTS_PAGE = 100, 1000
 _FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -320,7 +324,7 @@ def create_app(settings: ServeSettings) -> FastAPI:
         ]
         response = _page(
             env, "gclogs.html.j2", title="GC logs", nav="gclogs", uploads=uploads, error=error,
-            allow_uploads=settings.allow_uploads, max_files=settings.max_upload_files,
+            allow_uploads=settings.allow_uploads, max_files=settings.max_upload_files, runs=settings.runs,
             max_mib=f"{settings.max_upload_bytes / 2**20:,.0f}",
         )  # fmt: skip
         response.status_code = status_code
@@ -390,29 +394,115 @@ def create_app(settings: ServeSettings) -> FastAPI:
             )
         return RedirectResponse(f"/gclogs/{upload_id}", status_code=303)
 
-    @app.get("/api/gclogs/{ref}", summary="An uploaded log's summary (`jvmlab gc summary --json`)")
-    def gclog_api(ref: str) -> JSONResponse:
-        from jvmlab.report.gclog.json_export import summary_document
+    @functools.lru_cache(maxsize=ANALYSED_CACHE)
+    def analysed_upload(upload_id: int) -> Any:
+        """An upload's log, summary and findings (kept for the next page of its events, its comparison)."""
+        row = store.upload(upload_id)
+        assert row is not None
+        return analysed(row.name, Path(row.folder))
 
+    def upload_item(ref: str) -> Any:
         row = upload_row(ref)
         try:
-            item = analysed(row.name, Path(row.folder))
+            return analysed_upload(row.id)
         except JvmLabError as e:
             raise HTTPException(422, str(e)) from None
+
+    def server_item(path: str) -> Any:
+        """A log (a file, a folder of rotated files, a .gz or .zip) under --runs, by its path there."""
+        wanted = settings.runs / path
+        if not path or not inside(wanted, settings.runs) or not wanted.exists():
+            raise not_found(f"GC log {path} in the runs folder")
+        try:
+            return analysed(path, wanted)
+        except JvmLabError as e:
+            raise HTTPException(422, str(e)) from None
+
+    def items_of(u: list[str]) -> list[Any]:
+        if len(u) < 2 or len(set(u)) != len(u):
+            raise HTTPException(400, "u: give two uploads or more, each once (u=1&u=2)")
+        return [upload_item(ref) for ref in u]
+
+    def summary_json(item: Any) -> dict[str, Any]:
+        from jvmlab.report.gclog.json_export import summary_document
+
         doc = summary_document([item.summary])
         doc["advice"] = item.advice.model_dump(mode="json") if item.advice is not None else None
-        return JSONResponse(doc)
+        return doc
 
-    @app.get("/gclogs/{ref}", response_class=HTMLResponse, include_in_schema=False)
-    def gclog_page(ref: str) -> HTMLResponse:
+    def report_of(items: list[Any]) -> HTMLResponse:
         from jvmlab.report.gclog.page import gc_report_page
         from jvmlab.report.html.page import render
 
-        row = upload_row(ref)
-        try:
-            item = analysed(row.name, Path(row.folder))
-        except JvmLabError as e:
-            raise HTTPException(422, str(e)) from None
-        return HTMLResponse(render(gc_report_page([item])))
+        return HTMLResponse(render(gc_report_page(items)))
+
+    @app.get("/api/gclogs/compare", summary="Uploaded logs side by side (`jvmlab gc compare --json`)")
+    def gclogs_compare_api(u: Annotated[list[str], Query()]) -> JSONResponse:
+        from jvmlab.metrics.comparison import compare
+        from jvmlab.report.gclog.json_export import compare_document
+
+        items = items_of(u)
+        summaries = [item.summary for item in items]
+        return JSONResponse(compare_document(compare(summaries, [i.label for i in items]), summaries))
+
+    @app.get("/gclogs/compare", response_class=HTMLResponse, include_in_schema=False)
+    def gclogs_compare_page(u: Annotated[list[str], Query()]) -> HTMLResponse:
+        return report_of(items_of(u))
+
+    @app.get("/api/gclogs/at", summary="A log under the runs folder by its path there (`gc summary --json`)")
+    def gclog_at_api(path: str) -> JSONResponse:
+        return JSONResponse(summary_json(server_item(path)))
+
+    @app.get("/gclogs/at", response_class=HTMLResponse, include_in_schema=False)
+    def gclog_at_page(path: str) -> HTMLResponse:
+        return report_of([server_item(path)])
+
+    @app.get("/api/gclogs/{ref}", summary="An uploaded log's summary (`jvmlab gc summary --json`)")
+    def gclog_api(ref: str) -> JSONResponse:
+        return JSONResponse(summary_json(upload_item(ref)))
+
+    @app.get("/gclogs/{ref}", response_class=HTMLResponse, include_in_schema=False)
+    def gclog_page(ref: str) -> HTMLResponse:
+        return report_of([upload_item(ref)])
+
+    def page_bounds(offset: int, limit: int) -> None:
+        if offset < 0 or not 0 < limit <= MAX_EVENTS_PAGE:
+            raise HTTPException(400, f"offset >= 0 and limit 1-{MAX_EVENTS_PAGE}")
+
+    @app.get("/api/gclogs/{ref}/events", summary="A page of an uploaded log's event table")
+    def gclog_events_api(ref: str, offset: int = 0, limit: int = EVENTS_PAGE) -> Response:
+        from jvmlab.report.gclog.events_export import portable
+
+        page_bounds(offset, limit)
+        events = upload_item(ref).log.events
+        rows = portable(events.slice(offset, limit)).to_dicts()
+        doc = {"format_version": 1, "total": events.height, "offset": offset, "limit": limit, "events": rows}
+        return Response(json.dumps(doc, default=str, allow_nan=False), media_type="application/json")
+
+    @app.get(
+        "/api/gclogs/{ref}/events.csv", summary="An uploaded log's whole event table (`gc events --csv`)"
+    )
+    def gclog_events_csv(ref: str) -> Response:
+        from jvmlab.report.gclog.events_export import events_bytes
+
+        item = upload_item(ref)
+        return Response(
+            events_bytes(item.log.events, "csv"),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="gc-events-{ref}.csv"'},
+        )
+
+    @app.get("/gclogs/{ref}/events", response_class=HTMLResponse, include_in_schema=False)
+    def gclog_events_page(ref: str, offset: int = 0, limit: int = EVENTS_PAGE) -> HTMLResponse:
+        from jvmlab.report.gclog.events_page import events_page
+        from jvmlab.report.html.page import render
+
+        page_bounds(offset, limit)
+        item = upload_item(ref)
+        page = events_page(
+            item.label, item.log.events, offset=offset, limit=limit, href=f"/gclogs/{ref}/events",
+            csv_href=f"/api/gclogs/{ref}/events.csv",
+        )  # fmt: skip
+        return HTMLResponse(render(page))
 
     return app
