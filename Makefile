@@ -18,7 +18,7 @@ APT_LOCK := /tmp/jvmlab-apt.lock
 NATIVE_FEATURES := $(shell $(PYTHON) -c "import tomllib; \
 	print(','.join(tomllib.load(open('pyproject.toml', 'rb'))['tool']['maturin']['features'] + ['test-server']))")
 
-.PHONY: setup native java jdks jmc profiler postgres chromium test test-native lint lint-python demo demo-regress bench bench-regress wheel clean
+.PHONY: setup native java jdks jmc profiler postgres chromium test test-native test-native-build lint lint-python demo demo-regress bench bench-regress wheel clean
 
 # The Cargo profile of the native module: release (thin LTO, one codegen unit: what users and the benchmarks
 # run) unless told otherwise; `make test` builds the `quick` profile (release optimisation without LTO: 38 s
@@ -53,12 +53,16 @@ $(STAMP)/native-$(NATIVE_PROFILE): $(STAMP)/deps $(shell find native/src -name '
 		assert i['profile'] == 'release' and 'test-server' in i['features'], i"
 	@touch $@
 
-# The Rust crate's own tests, without Python, with the local test server. Needs cargo alone, so `make test`
-# runs it while the Python dependencies download (cargo's lock on native/target puts it before or after the
-# module's build, whose dependencies it shares). Its profile (Cargo.toml's `quick`) drops LTO.
-test-native:
+# The Rust crate's own tests, without Python, with the local test server. Building them needs cargo alone, so
+# `make test` builds them while the Python dependencies download (cargo's lock on native/target puts it before
+# or after the module's build, whose dependencies it shares), and runs them after the installs: the load
+# driver's tests time requests and need the CPUs the builds take. Its profile (Cargo.toml's `quick`) drops LTO.
+CARGO_TEST := cargo test --profile quick --no-default-features --features test-server --quiet
+test-native-build:
 	@command -v cargo >/dev/null || { echo "error: Rust (cargo) is needed: install it with rustup"; exit 2; }
-	+cd native && cargo test --profile quick --no-default-features --features test-server --quiet
+	+cd native && $(CARGO_TEST) --no-run
+test-native: test-native-build
+	+cd native && $(CARGO_TEST)
 
 java: $(STAMP)/java
 $(STAMP)/java: $(JAVA_SRC)
@@ -128,8 +132,9 @@ chromium:
 # then the tests (three workers on two cores: a test waits on its JVMs' start and output much of its time;
 # 418-440 s against 447-553 s with two), then the timing-sensitive ones alone.
 test:
-	@$(MAKE) --no-print-directory -j4 NATIVE_PROFILE=quick test-native setup jdks postgres chromium jmc profiler \
-		lint-python
+	@$(MAKE) --no-print-directory -j4 NATIVE_PROFILE=quick test-native-build setup jdks postgres chromium jmc \
+		profiler lint-python
+	@$(MAKE) --no-print-directory test-native
 	$(BIN)/python -m pytest -q -n 3 --dist loadgroup -m "not timing" tests
 	$(BIN)/python -m pytest -q -m timing tests
 

@@ -229,3 +229,24 @@ def test_uploaded_logs_side_by_side_their_events_paged_and_logs_of_the_runs_fold
     assert at.status_code == 200 and at.json()["inputs"][0]["format"] == side["inputs"][1]["format"]
     assert at_page.status_code == 200 and "GC report: exp-1" in at_page.text
     assert outside == [404, 404, 404]
+
+
+def test_two_variants_of_an_experiment_read_as_a_regression(lab):
+    """The regress result of a stored experiment: its two variants (base first), measures judged, and what
+    the trials lack said (these synthetic trials have no profiles)."""
+    with client(lab) as c:
+        doc = c.get("/api/experiments/1/regress").json()
+        swapped = {"base": "jdk21/tuned", "new": "jdk21/default"}
+        reversed_ = c.get("/api/experiments/1/regress", params=swapped)
+        page = c.get("/experiments/1/regress")
+        wrong = c.get("/api/experiments/1/regress", params={"base": "jdk21/nope", "new": "jdk21/default"})
+        ambiguous = c.get("/api/experiments/2/regress", params={"base": "jdk25/default"})
+    assert (doc["base"], doc["new"]) == ("jdk21/default", "jdk21/tuned")
+    metric = next(m for m in doc["measures"] if m["measure"] == "ops_per_s")
+    assert 5 < metric["change_percent"] < 15 and doc["regressed"] is False  # the new side is faster
+    assert "no profiles" in doc["profiles"]["note"]
+    worse = next(m for m in reversed_.json()["measures"] if m["measure"] == "ops_per_s")
+    assert worse["change_percent"] < -5 and reversed_.json()["regressed"] is True
+    assert page.status_code == 200 and "jdk21/default" in page.text
+    assert wrong.status_code == 400 and "base=jdk21/nope" in wrong.json()["detail"]
+    assert ambiguous.status_code == 400

@@ -265,7 +265,7 @@ def analyse(
 ) -> Regression:
     from jvmlab.profile.model import merge
 
-    c = stored_comparison(store, str(experiment_id))
+    c = stored_comparison(store, str(experiment_id), baseline=base.variant)  # as regress_spec sets it
     exp = store.experiment(str(experiment_id))
     assert exp is not None
     trials = [t for t in store.trials(experiment_id) if t.state == OK]

@@ -251,6 +251,46 @@ def create_app(settings: ServeSettings) -> FastAPI:
 
         return JSONResponse(experiment_progress(store, experiment_row(ref)).to_json())
 
+    def regression(ref: str, base: str, new: str) -> Any:
+        from jvmlab.regress import analyse
+        from jvmlab.regress.plan import Side
+
+        exp = experiment_row(ref)
+        variants = list(
+            dict.fromkeys(t.variant for t in sorted(store.trials(exp.id), key=lambda t: t.position))
+        )
+        if not base and not new and len(variants) == 2:
+            base, new = variants
+        sides = []
+        for given, what in ((base, "base"), (new, "new")):
+            jdk, sep, flag_set = given.partition("/")
+            if given not in variants or not sep or "/" in flag_set:
+                have = ", ".join(variants)
+                raise HTTPException(
+                    400, f"{what}={given}: name a variant JDK/FLAGS of the experiment ({have})"
+                )
+            sides.append(Side(jdk, flag_set, given))
+        try:
+            return analyse(store, exp.id, sides[0], sides[1])
+        except JvmLabError as e:
+            raise HTTPException(400, str(e)) from None
+
+    @app.get(
+        "/api/experiments/{ref}/regress",
+        summary="Two variants as a regression hunt: measures, frames, JFR events, hints (`regress.json`)",
+    )
+    def regress_api(ref: str, base: str = "", new: str = "") -> Response:
+        from jvmlab.report.regress.json_export import to_json
+
+        return Response(to_json(regression(ref, base, new), {}, None), media_type="application/json")
+
+    @app.get("/experiments/{ref}/regress", response_class=HTMLResponse, include_in_schema=False)
+    def regress_page(ref: str, base: str = "", new: str = "") -> HTMLResponse:
+        from jvmlab.report.html.page import render
+        from jvmlab.report.regress.html import regress_page as page_of
+
+        return HTMLResponse(render(page_of(regression(ref, base, new), {}, None)))
+
     @app.get("/experiments/{ref}/files/{path:path}", include_in_schema=False)
     def trial_file(ref: str, path: str) -> FileResponse:
         exp = experiment_row(ref)
