@@ -174,6 +174,7 @@ bench: setup profiler
 	$(BIN)/python bench/jit_overhead.py
 	$(BIN)/python bench/tune_pruning.py
 	$(BIN)/python bench/cgroup_overhead.py
+	$(BIN)/python bench/serve_pages.py
 	$(BIN)/python bench/tune_search.py
 	$(BIN)/python bench/verdicts.py
 

@@ -131,14 +131,16 @@ def test_gc_and_jit_threads_set_above_the_quota():
     found = findings(with_flags("healthy-g1-jdk17", given, one))
     threads = found["container-threads-above-quota"]
     assert threads.severity == "warning"
-    assert threads.title.startswith("4 GC worker threads, 2 concurrent GC threads, 3 JIT compiler threads")
+    assert threads.title == "2 concurrent GC threads, 3 JIT compiler threads set in a container of 0.5 CPUs"
     # one CPU at a time; tiered compilation needs its C1 and C2 thread
-    assert threads.recommendation.add_flags == [
-        "-XX:ParallelGCThreads=1", "-XX:ConcGCThreads=1", "-XX:CICompilerCount=2"
-    ]  # fmt: skip
-    assert threads.recommendation.remove_flags == given
-    assert threads.effect is not None and threads.effect.measure == "pause_p99_ms"
-    # the throttling finding leaves the thread count to this one: one recommendation per flag
+    assert threads.recommendation.add_flags == ["-XX:ConcGCThreads=1", "-XX:CICompilerCount=2"]
+    assert threads.recommendation.remove_flags == given[1:]
+    assert threads.effect is not None and threads.effect.measure == "throttled_percent"
+    # the stop-the-world workers: the general rule, counting the quota (the log's JVM counted 2 CPUs)
+    workers = found["gc-threads-exceed-cpus"]
+    assert workers.title == "ParallelGCThreads=4 on 1 CPU (its container's CPU quota of 0.5)"
+    assert workers.recommendation.add_flags == ["-XX:ParallelGCThreads=1"]
+    # and the throttling finding does not recommend the same change again
     assert found["container-cpu-throttled"].recommendation.add_flags == []
 
 

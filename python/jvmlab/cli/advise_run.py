@@ -87,11 +87,17 @@ def advise_experiment(options: AdviseOptions) -> list[Advice]:
 
     if options.flags or options.jdk or options.jfr or options.jit:
         raise UsageError("--flags, --jdk, --jfr and --jit are for logs: an experiment knows its own")
+    from jvmlab.jdk.options import parse_options
+
     store = Store.open(options.db)
     try:
-        return experiment_advice(store, options.inputs[0])
+        advices = experiment_advice(store, options.inputs[0])
+        exp = store.find_experiment(options.inputs[0])
+        flags = {t.variant: [str(f) for f in t.flags] for t in store.trials(exp.id)}
     finally:
         store.close()
+    # each variant's recommendations started on a JDK of its version, from its own flags
+    return [checked(a, parse_options(flags.get(a.name, [])), options.check) for a in advices]
 
 
 def advise_running(options: AdviseOptions) -> list[Advice]:

@@ -3,6 +3,8 @@ ergonomics, GC threads against CPUs, heap size against memory (knowledge rules 3
 
 from __future__ import annotations
 
+import math
+
 from jvmlab.advise import thresholds as t
 from jvmlab.advise.facts import Facts
 from jvmlab.advise.finding import Confidence, Severity
@@ -110,7 +112,12 @@ def serial_by_ergonomics(f: Facts) -> Outcome:
     needs_log=False,
 )
 def gc_threads(f: Facts) -> Outcome:
-    cpus = f.machine.cpus_available
+    # The CPUs the JVM may use: those it counts, or its container's CPU quota rounded up where that is fewer
+    # (a JVM told -XX:ActiveProcessorCount=8 in a 1-CPU container counts 8).
+    counted = f.machine.cpus_available
+    quota = max(1, math.ceil(f.container.cpus)) if f.container is not None and f.container.cpus else None
+    cpus = min(x for x in (counted, quota) if x is not None) if counted or quota else None
+    of_quota = quota is not None and cpus == quota and (counted is None or quota < counted)
     openj9 = "gcthreads" in f.header  # OpenJ9's <initialized> says how many GC threads it started
     given = f.header["gcthreads"] if openj9 else f.given("ParallelGCThreads")
     workers = int(given) if given and given.isdigit() else None
@@ -134,14 +141,20 @@ def gc_threads(f: Facts) -> Outcome:
             effect=("pause_p99_ms", "decrease", "pauses no longer stretched by time-slicing"),
             confidence=Confidence.MEDIUM,
         )
+    where = f" (its container's CPU quota of {f.container.cpus:g})" if of_quota and f.container else ""
     return make(
         "gc-threads-exceed-cpus",
         Severity.WARNING,
-        f"ParallelGCThreads={workers} on {cpus} CPUs",
+        f"ParallelGCThreads={workers} on {cpus} CPU{'s' if cpus != 1 else ''}{where}",
         "Stop-the-world phases run with every GC thread busy; with more threads than CPUs they time-slice, "
-        "and the pause lasts longer than with fewer threads.",
+        "and the pause lasts longer than with fewer threads. In a container a CPU quota also runs out "
+        "sooner, and the pause waits for the next period.",
         evidence(
-            None, [f"-XX:ParallelGCThreads={workers}"], parallel_gc_threads=workers, cpus_available=cpus
+            None,
+            [f"-XX:ParallelGCThreads={workers}"],
+            parallel_gc_threads=workers,
+            cpus_available=counted,
+            cpu_quota=f.container.cpus if f.container is not None else None,
         ),
         add=[f"-XX:ParallelGCThreads={cpus}"],
         remove=[f"-XX:ParallelGCThreads={workers}"],

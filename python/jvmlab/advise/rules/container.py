@@ -179,8 +179,10 @@ def cpu_throttled(f: Facts) -> Outcome:
     threads = f.flag("ParallelGCThreads")
     workers = int(threads) if threads and threads.isdigit() else None
     fits = max(1, math.floor(c.cpus)) if c.cpus else None
-    # GC threads set above the quota on the command line are container-threads-above-quota's finding
-    fewer = workers is not None and fits is not None and workers > fits and not threads_set_above(f, fits)
+    # GC threads set on the command line above the CPUs are gc-threads-exceed-cpus's finding
+    fewer = (
+        workers is not None and fits is not None and workers > fits and f.given("ParallelGCThreads") is None
+    )
     beside = f"; {inside} of {pauses} GC pauses fell in throttled intervals" if pauses else ""
     quota = f" of {c.cpus:g} CPU{'s' if c.cpus != 1 else ''}" if c.cpus else ""
     return make(
@@ -240,9 +242,9 @@ def processors_above_quota(f: Facts) -> Outcome:
     )
 
 
-# The thread counts a command line can set, and what each thread does.
+# The thread counts beside the application's a command line can set, and what each thread does (the GC's
+# stop-the-world workers, ParallelGCThreads, are gc-threads-exceed-cpus's, which counts the quota too).
 THREAD_FLAGS = {
-    "ParallelGCThreads": "GC worker",
     "ConcGCThreads": "concurrent GC",
     "CICompilerCount": "JIT compiler",
 }
@@ -265,7 +267,7 @@ def threads_set_above(f: Facts, fits: int) -> list[tuple[JvmOption, int]]:
 
 @rule(
     "container-threads-above-quota",
-    "The command line sets more GC or JIT threads than the container's CPU quota runs at once",
+    "The command line sets more concurrent GC or JIT threads than the container's CPU quota runs at once",
     needs_log=False,
     family=HOTSPOT,
 )
@@ -285,16 +287,14 @@ def threads_above_quota(f: Facts) -> Outcome:
         Severity.WARNING if gc else Severity.INFO,
         f"{said} set in a container of {quota}",
         "A CFS quota lets the container's threads run for so much CPU time per 100 ms period, whatever their "
-        "number. Threads above the quota do not add speed: together they use the period's time up sooner, "
-        "and then every thread, the application's too, waits for the next period. GC workers do so inside "
-        "a pause; compiler threads during warm-up.",
+        "number. Threads above the quota do not add speed: beside the application's they use the period's "
+        "time up sooner, and then every thread waits for the next period: concurrent GC threads during each "
+        "GC cycle, compiler threads during warm-up.",
         evidence(None, [o.raw for o, _ in above], cpu_quota=c.cpus, throttled_percent=c.throttled_percent),
         add=[f"-XX:{o.name}={thread_bound(o.name, fits)}" for o, _ in above],
         remove=[o.raw for o, _ in above],
         action=f"Set the thread counts to what {quota} run{'s' if fits == 1 else ''} at once (or remove "
         "them: with container support the JVM sizes them from the quota).",
-        effect=("pause_p99_ms", "decrease", "GC threads that fit the quota")
-        if gc
-        else ("throttled_percent", "decrease", "compiler threads that fit the quota"),
+        effect=("throttled_percent", "decrease", "threads beside the application's that fit the quota"),
         confidence=Confidence.MEDIUM if gc else Confidence.LOW,
     )
