@@ -250,3 +250,25 @@ def test_two_variants_of_an_experiment_read_as_a_regression(lab):
     assert page.status_code == 200 and "jdk21/default" in page.text
     assert wrong.status_code == 400 and "base=jdk21/nope" in wrong.json()["detail"]
     assert ambiguous.status_code == 400
+
+
+def test_the_gate_of_an_experiment_alone_and_against_another(lab, capsys):
+    """Goals alone; against an earlier run of the same spec, each variant's regressions too, as `jvmlab gate`
+    judges them (the later run 10 % slower: a failed regression check, exit code 1)."""
+    store = Store.open(str(lab["db"]))
+    store_experiment(
+        store, [Variant("jdk21", "default", metric=270.0), Variant("jdk21", "tuned", metric=300.0)],
+        repetitions=3, seed=5,
+    )  # fmt: skip
+    store.close()
+    with client(lab) as c:
+        alone = c.get("/api/experiments/2/gate").json()
+        against = c.get("/api/experiments/3/gate", params={"against": "1"}).json()
+        bad = c.get("/api/experiments/3/gate", params={"inconclusive": "maybe"})
+        missing = c.get("/api/experiments/3/gate", params={"against": "99"})
+    assert alone["against"] is None and {ch["group"] for ch in alone["checks"]} <= {"goals"}
+    assert main(["gate", "3", "--against", "1", "--db", str(lab["db"])]) == against["exit_code"] == 1
+    capsys.readouterr()
+    regressed = [ch for ch in against["checks"] if ch["status"] == "fail" and ch["name"] == "ops_per_s"]
+    assert regressed and against["passed"] is False, against["checks"]
+    assert bad.status_code == 400 and missing.status_code == 404

@@ -251,6 +251,40 @@ def create_app(settings: ServeSettings) -> FastAPI:
 
         return JSONResponse(experiment_progress(store, experiment_row(ref)).to_json())
 
+    @app.get(
+        "/api/experiments/{ref}/gate",
+        summary="The gate: every goal, and with `against` each variant's regressions (`jvmlab gate`)",
+    )
+    def gate_api(
+        ref: str, against: str = "", threshold: float | None = None, inconclusive: str = "fail"
+    ) -> Any:
+        from jvmlab.experiment.analysis.comparison import stored_comparison
+        from jvmlab.experiment.analysis.gate import INCONCLUSIVE_FAILS, INCONCLUSIVE_PASSES, gate
+        from jvmlab.report.experiment.comparison_view import default_measures
+        from jvmlab.report.experiment.gate_export import gate_document
+
+        if inconclusive not in (INCONCLUSIVE_FAILS, INCONCLUSIVE_PASSES):
+            raise HTTPException(400, "inconclusive: fail or pass")
+        exp = experiment_row(ref)
+        baseline_exp = experiment_row(against) if against else None
+        try:
+            current = stored_comparison(store, str(exp.id), threshold_percent=threshold)
+            baseline = (
+                stored_comparison(store, str(baseline_exp.id), threshold_percent=threshold)
+                if baseline_exp is not None
+                else None
+            )
+        except JvmLabError as e:
+            raise HTTPException(400, str(e)) from None
+        result = gate(
+            current,
+            baseline,
+            measures=default_measures(current),
+            threshold_percent=current.threshold_percent,
+            inconclusive=inconclusive,
+        )
+        return JSONResponse(gate_document(result))
+
     def regression(ref: str, base: str, new: str) -> Any:
         from jvmlab.regress import analyse
         from jvmlab.regress.plan import Side

@@ -1,6 +1,6 @@
 """The gate's result for CI systems: JUnit XML (one test case per check; a failed check is a failure, and so
-is an inconclusive one unless the gate lets those pass, when it is skipped with its reason) and Markdown (a
-summary for a pull-request comment)."""
+is an inconclusive one unless the gate lets those pass, when it is skipped with its reason), Markdown (a
+summary for a pull-request comment) and JSON (`jvmlab serve`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,30 @@ from jvmlab.experiment.analysis.goals import FAIL, INCONCLUSIVE, NO_DATA, PASS
 
 ICONS = {PASS: "✅", FAIL: "❌", INCONCLUSIVE: "⚠️", NO_DATA: "➖"}
 SUITES = {GOALS: "goals", REGRESSIONS: "regressions against the baseline experiment"}
+
+
+def gate_document(result: GateResult) -> dict[str, object]:
+    """The gate's verdict and checks as JSON types (`jvmlab serve`'s gate document)."""
+    return {
+        "format_version": 1,
+        "experiment": result.experiment,
+        "against": result.against,
+        "threshold_percent": result.threshold_percent,
+        "inconclusive": result.inconclusive,
+        "passed": not result.failed,
+        "exit_code": result.exit_code,
+        "checks": [
+            {
+                "group": c.group,
+                "level": c.level,
+                "variant": c.variant,
+                "name": c.name,
+                "status": c.status,
+                "message": c.message,
+            }
+            for c in result.checks
+        ],  # fmt: skip
+    }
 
 
 def to_junit(result: GateResult) -> str:
