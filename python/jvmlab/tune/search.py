@@ -88,6 +88,17 @@ def figure(v: float) -> str:
     return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"
 
 
+@dataclass(frozen=True)
+class NotMeasured:
+    """A candidate whose trials ran but left an objective or constraint nothing to read, and why."""
+
+    reason: str
+
+
+class _LevelEmpty(Exception):
+    pass
+
+
 class Events(Protocol):
     """What a search reports as it goes (the CLI prints it)."""
 
@@ -293,9 +304,15 @@ class Search:
                 self.events.candidate(c.trial.number, c.flags, reason)
                 continue
             means = self.means(mine)
-            if means is None:
+            if means is None or isinstance(means, NotMeasured):
                 failed = [t for t in mine if t.state != OK]
-                reason = failed[0].reason if failed and failed[0].reason else "no successful trial"
+                reason = (
+                    means.reason
+                    if isinstance(means, NotMeasured)
+                    else failed[0].reason
+                    if failed and failed[0].reason
+                    else "no successful trial"
+                )
                 c.trial.set_user_attr(REASON_ATTR, f"failed: {reason}")
                 self.study.tell(c.trial, state=optuna.trial.TrialState.FAIL)
                 self.events.candidate(c.trial.number, c.flags, f"failed: {reason}")
@@ -350,9 +367,11 @@ class Search:
         trials = self.store.trials(self.experiment_id)
         return {w[0]: [t for t in trials if t.flag_set == w[0]] for w in wanted}
 
-    def means(self, rows: Sequence[TrialRow]) -> tuple[list[float], list[float]] | None:
+    def means(self, rows: Sequence[TrialRow]) -> tuple[list[float], list[float]] | NotMeasured | None:
         """The objectives' means over the successful trials and the constraints' violations; None when
-        no trial succeeded. A measure the trials do not produce is the spec's mistake: UsageError."""
+        no trial succeeded; NotMeasured when a load level ran but gave a measure nothing to read (no
+        response came back: a candidate too small for the load). A measure the trials do not produce at
+        all is the spec's mistake: UsageError."""
         ok = [t for t in rows if t.state == OK]
         if not ok:
             return None
@@ -361,14 +380,26 @@ class Search:
         def mean(target: Target, key: str) -> float:
             v = target.mean(ok, levels)
             if v is None:
+                ran = target.level is not None and any(
+                    lv.name == target.level for t in ok for lv in levels.get(t.id, [])
+                )
+                if ran:
+                    raise _LevelEmpty(
+                        f"no {target.measure.name}@{target.level}: no response came back at that level"
+                    )
                 raise UsageError(
                     f"{key}: {target.measure.name} is not produced by the trials of {ok[0].variant} "
                     "(check [telemetry] and [load] in the spec)"
                 )
             return v
 
-        values = [mean(o, f"tune.objectives[{i}]") for i, o in enumerate(self.objectives)]
-        violations = [c.violation(mean(c, f"tune.constraints[{i}]")) for i, c in enumerate(self.constraints)]
+        try:
+            values = [mean(o, f"tune.objectives[{i}]") for i, o in enumerate(self.objectives)]
+            violations = [
+                c.violation(mean(c, f"tune.constraints[{i}]")) for i, c in enumerate(self.constraints)
+            ]
+        except _LevelEmpty as e:
+            return NotMeasured(str(e))
         return values, violations
 
     def _promising(self, rows: Sequence[TrialRow]) -> bool:
@@ -377,7 +408,7 @@ class Search:
         if self.tune.promising_repetitions <= max((t.repetition for t in rows), default=0):
             return False
         mine = self.means(rows)
-        if mine is None or any(v > 0 for v in mine[1]):
+        if mine is None or isinstance(mine, NotMeasured) or any(v > 0 for v in mine[1]):
             return False
         others = [v for v in self._candidate_values() if v[0] != rows[0].flag_set]
         if not others:
@@ -402,7 +433,7 @@ class Search:
         out = []
         for flag_set, rows in by.items():
             m = self.means(rows)
-            if m is not None and not any(v > 0 for v in m[1]):
+            if m is not None and not isinstance(m, NotMeasured) and not any(v > 0 for v in m[1]):
                 out.append((flag_set, m[0]))
         return out
 
