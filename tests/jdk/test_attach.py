@@ -13,6 +13,7 @@ import threading
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from jvmlab.errors import AttachError, UsageError
@@ -153,6 +154,8 @@ def test_a_process_that_is_no_jvm_is_said_at_once():
     """check_pid (every --pid) refuses a process without a JVM in its memory before any wait for a socket."""
     sleeper = subprocess.Popen(["sleep", "60"])
     try:
+        while psutil.Process(sleeper.pid).name() != "sleep":  # exec'd (a loaded machine takes a moment)
+            time.sleep(0.01)
         start = time.monotonic()
         with pytest.raises(UsageError, match=rf"^--pid {sleeper.pid}: not a JVM \(sleep: no libjvm.so"):
             attach.check_pid(sleeper.pid)
