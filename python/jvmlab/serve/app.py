@@ -26,6 +26,7 @@ from starlette.datastructures import UploadFile
 
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.storage import ExperimentOverview, ExperimentRow, GcUploadRow, Store
+from jvmlab.report import units
 from jvmlab.serve.guard import Guard
 from jvmlab.serve.settings import ServeSettings
 
@@ -59,10 +60,6 @@ def _page(env: Environment, template: str, **values: Any) -> HTMLResponse:
 
 def _when(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def _size(n: int) -> str:
-    return f"{n / 2**20:,.1f} MiB" if n >= 2**20 else f"{n / 1024:,.1f} KiB"
 
 
 def not_found(what: str) -> HTTPException:
@@ -394,7 +391,7 @@ def create_app(settings: ServeSettings) -> FastAPI:
 
     def gclogs_page(error: str = "", status_code: int = 200) -> HTMLResponse:
         uploads = [
-            {**u, "size": _size(u["size_bytes"]), "when": _when(u["created_at"])} for u in uploads_json()
+            {**u, "size": units.size(u["size_bytes"]), "when": _when(u["created_at"])} for u in uploads_json()
         ]
         response = _page(
             env, "gclogs.html.j2", title="GC logs", nav="gclogs", uploads=uploads, error=error,
