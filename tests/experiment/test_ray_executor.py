@@ -65,7 +65,7 @@ def spec_text(
 name = "ray-churn"
 [workload]
 command = [{launcher}"{{java}}", "{{jvm_opts}}", "-cp", "{{classes}}", "{WORKLOAD}",
-           "--duration-s={duration_s}"]
+           "--duration-s={duration_s}", "--rate-mb-s=100"]
 ready = {{ log = "t_s=1 ", timeout_s = 30 }}
 [matrix]
 jdks = ["21"]
@@ -268,7 +268,7 @@ def test_a_node_killed_under_a_trial_costs_a_rerun_on_the_other(tmp_path, cluste
     run_over = threading.Event()
 
     def kill_the_worker_mid_trial() -> None:
-        # Both nodes run a trial of 12 s: a wide window, as listing processes is slow on a loaded machine.
+        # Both nodes run a trial of 7 s: a wide window, as listing processes is slow on a loaded machine.
         while len(jvms(mark)) < 2 and not run_over.is_set():
             time.sleep(0.1)
         if run_over.wait(1.0):
@@ -279,7 +279,7 @@ def test_a_node_killed_under_a_trial_costs_a_rerun_on_the_other(tmp_path, cluste
     killer = threading.Thread(target=kill_the_worker_mid_trial, daemon=True)
     killer.start()
     try:
-        code, db = run(tmp_path, cluster, spec_text(mark, 12, {"serial": "-XX:+UseSerialGC"}, 2))
+        code, db = run(tmp_path, cluster, spec_text(mark, 7, {"serial": "-XX:+UseSerialGC"}, 2))
     finally:
         run_over.set()
         killer.join(timeout=30)
@@ -308,7 +308,7 @@ def test_tune_measures_a_candidate_per_node_at_once(tmp_path, cluster, capsys):
 name = "ray-tune-{mark}"
 [workload]
 command = ["{{java}}", "{{jvm_opts}}", "-Djvmlab.test={mark}", "-cp", "{{classes}}", "{WORKLOAD}",
-           "--duration-s=3"]
+           "--duration-s=3", "--rate-mb-s=100"]
 ready = {{ log = "t_s=1 ", timeout_s = 30 }}
 metric = {{ name = "mb_per_s", regex = "rate_mb_s=(?P<value>[0-9.]+)" }}
 [matrix]

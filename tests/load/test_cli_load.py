@@ -136,11 +136,22 @@ def test_ctrl_c_stops_the_load_at_once(server):
         "-d",
         "60",
     ]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Ctrl-C as at a terminal: a background job of a script (`make test &`, nohup) starts with SIGINT
+    # ignored, which Python and so jvmlab keep; the child gets it handled whatever started this test
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     time.sleep(2.0)
     sent_at = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=10)
+    try:
+        proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130 and time.monotonic() - sent_at < 2.0
     served = server.requests
     time.sleep(0.3)

@@ -116,7 +116,7 @@ def test_a_code_cache_too_small_for_the_hot_code_disables_the_compiler(major):
     # seconds of the calls starting on JDK 21 and 25 (about 10 s on 11 and 17), and the compilers are off for
     # good. How far the rate then falls depends on the other load of the machine; the JIT being off does not.
     jvm = ("-XX:ReservedCodeCacheSize=3m", "-XX:-UseCodeCacheFlushing", "-XX:+PrintCodeCache")
-    run = bigcode("--classes", "1000", "--duration-s", "10", java=jdk_java(major), jvm=jvm, timeout_s=90)
+    run = bigcode("--classes", "1000", "--duration-s", "5", java=jdk_java(major), jvm=jvm, timeout_s=90)
     assert run.returncode == 0, run.stderr
     output = run.stdout + run.stderr
     assert FULL in output, output[-2000:]
