@@ -1,7 +1,8 @@
 """`jvmlab serve` in Debian's Chromium (Playwright, no browser download), against a real server: a team's path
 through the app (the list, an experiment's report, two variants compared, a GC log uploaded and its
-findings), and a running experiment's page following `jvmlab run` without a reload, on SQLite and
-PostgreSQL. No request leaves the server; no page logs an error."""
+findings), a running experiment's page following `jvmlab run` without a reload, on SQLite and PostgreSQL,
+and a tuning study's charts growing as `jvmlab tune` measures its candidates. No request leaves the server;
+no page logs an error."""
 
 from __future__ import annotations
 
@@ -181,3 +182,99 @@ def test_a_running_experiments_page_follows_the_run(backend, request, serve, tmp
         if run.poll() is None:
             run.kill()
             run.wait()
+
+
+# A tuning study the test paces: each candidate's trial reports its -Xmx as its metric (so the best is the
+# largest heap) until the test has made its gate file.
+TUNE_WORKLOAD = """
+import os, sys, time
+claims, gates = sys.argv[1], sys.argv[2]
+heap = next(int(a[4:-1]) for a in sys.argv[3:] if a.startswith("-Xmx"))
+os.makedirs(claims, exist_ok=True)
+n = len(os.listdir(claims))
+open(os.path.join(claims, str(n)), "w").close()
+while True:
+    print(f"rate={heap}", flush=True)
+    if os.path.exists(os.path.join(gates, f"gate-{n}")):
+        break
+    time.sleep(0.1)
+"""
+TUNE_SPEC = """
+name = "{name}"
+[workload]
+command = [{python}, "{script}", "{claims}", "{gates}", "{{jvm_opts}}"]
+metric = {{ name = "ops_per_s", regex = "rate=(?P<value>[0-9.]+)", unit = "ops/s" }}
+[matrix]
+jdks = ["17"]
+[trial]
+timeout_s = 120
+[tune]
+objectives = [{{ measure = "ops_per_s" }}]
+builtin = false
+prune = false
+promising_repetitions = 1
+budget = {{ trials = 3 }}
+[tune.params.heap]
+choices = ["-Xmx64m", "-Xmx128m", "-Xmx256m"]
+"""
+
+
+def _progress(server_url: str, experiment: int) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{server_url}/api/experiments/{experiment}/progress", timeout=10) as r:
+        return json.load(r)
+
+
+def test_a_tuning_studys_charts_grow_while_it_runs(serve, tmp_path):
+    db, runs = str(tmp_path / "tune.db"), tmp_path / "runs"
+    name = f"tune-{uuid.uuid4().hex[:8]}"
+    script, claims, gates = tmp_path / "workload.py", tmp_path / "claims", tmp_path / "gates"
+    script.write_text(TUNE_WORKLOAD)
+    gates.mkdir()
+    spec = tmp_path / "tune.toml"
+    text = TUNE_SPEC.format(
+        name=name, python=json.dumps(sys.executable), script=script, claims=claims, gates=gates
+    )
+    spec.write_text(text)
+    server = serve(db, runs=runs)
+    tune = subprocess.Popen(
+        [sys.executable, "-m", "jvmlab", "tune", str(spec), "--db", db, "--runs", str(runs), "--no-confirm"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+    def let_end(n: int) -> None:
+        (gates / f"gate-{n}").touch()
+
+    try:
+        deadline = time.monotonic() + 60
+        while (exp := _experiment(server.url, name)) is None or _progress(server.url, exp["id"])[
+            "tuning"
+        ] is None:
+            assert time.monotonic() < deadline and tune.poll() is None, (
+                tune.stderr.read() if tune.stderr else ""
+            )
+            time.sleep(0.2)
+        with browser_page(server.url) as (page, seen):
+            page.goto(f"{server.url}/experiments/{exp['id']}")
+            page.evaluate("window.loadedOnce = true")
+            status = "document.querySelector('#live .live-tuning-status').textContent"
+            points = "((document.getElementById('live-tune-progress') || {}).data || [{x: []}])[0].x.length"
+            page.wait_for_function(f"() => {status}.startsWith('0 candidates measured (1 running)')")
+            let_end(0)
+            page.wait_for_function(f"() => {status}.startsWith('1 candidate measured') && {points} === 1")
+            assert "best so far #0: ops_per_s" in page.evaluate(status)
+            let_end(1)  # the chart is drawn again in place, with the second candidate
+            page.wait_for_function(f"() => window.loadedOnce && {points} === 2")
+            assert page.locator("#live-tune-progress svg.main-svg").count() >= 1
+            for n in range(2, TRIALS_MOST):
+                let_end(n)
+            # the study ends: the full report, its tuning section with every candidate
+            page.wait_for_function("() => !window.loadedOnce && !document.getElementById('live')")
+            assert page.locator("section#tuning").count() == 1
+        assert tune.wait(timeout=60) == 0
+        assert seen.errors == [] and seen.foreign == []
+    finally:
+        for n in range(TRIALS_MOST):
+            let_end(n)
+        if tune.poll() is None:
+            tune.kill()
+            tune.wait()

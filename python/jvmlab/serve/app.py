@@ -234,9 +234,11 @@ def create_app(settings: ServeSettings) -> FastAPI:
                 return ""
             return f"/experiments/{exp.id}/files/{p.resolve().relative_to(run_dir.resolve()).as_posix()}"
 
-        page = page_of(data, tuning=stored_result(store, exp), file_href=href)
-        if exp.status in ("planned", "running"):  # the page follows the run
-            page = dataclasses.replace(page, live=f"/api/experiments/{exp.id}/progress")
+        study = stored_result(store, exp)
+        page = page_of(data, tuning=study, file_href=href)
+        if exp.status in ("planned", "running"):  # the page follows the run (and the study's charts)
+            progress = f"/api/experiments/{exp.id}/progress"
+            page = dataclasses.replace(page, live=progress, live_charts=study is not None)
         return HTMLResponse(render(page))
 
     @app.get(
@@ -245,8 +247,14 @@ def create_app(settings: ServeSettings) -> FastAPI:
     )
     def progress_api(ref: str) -> JSONResponse:
         from jvmlab.experiment.analysis.progress import experiment_progress
+        from jvmlab.report.experiment.tune_section import live_tuning
+        from jvmlab.tune.session import stored_result
 
-        return JSONResponse(experiment_progress(store, experiment_row(ref)).to_json())
+        exp = experiment_row(ref)
+        doc = experiment_progress(store, exp).to_json()
+        study = stored_result(store, exp)  # a tuning study: where it stands, its charts
+        doc["tuning"] = live_tuning(study) if study is not None else None
+        return JSONResponse(doc)
 
     @app.get(
         "/api/experiments/{ref}/gate",

@@ -4,6 +4,9 @@ every candidate with its fate."""
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any
+
 from jvmlab.report.html.charts import Series, bar_chart, line_chart, scatter_chart
 from jvmlab.report.html.page import Block, Cell, Chart, Section, Status, Text, table
 from jvmlab.tune import Candidate, TuneResult
@@ -110,3 +113,28 @@ def tune_section(r: TuneResult) -> Section:
         )
     blocks.append(table(["#", "state", *objs, "trials", "flags / reason"], rows2, "candidates"))
     return Section("tuning", "Tuning", tuple(blocks))
+
+
+def live_tuning(r: TuneResult) -> dict[str, Any]:
+    """A running study as `jvmlab serve`'s live panel draws it: a line of where it stands and the section's
+    charts (objective over the candidates, Pareto front, importance) as plotly figures, made as the report
+    makes them."""
+    measured = [c for c in r.candidates if c.values is not None]
+    counts = Counter(c.state for c in r.candidates if c.state != "duplicate")
+    states = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+    noun = "candidate" if len(measured) == 1 else "candidates"
+    summary = f"{len(measured)} {noun} measured ({states})" if counts else "no candidate measured yet"
+    if r.best:
+        o = r.objectives[0]
+        best = r.best[0]
+        flags = " ".join(best.flags) or "(defaults)"
+        values = best.values or []
+        if len(r.objectives) == 1:
+            summary += f" · best so far #{best.number}: {o.text} {figure(values[0])} with {flags}"
+        else:
+            summary += f" · Pareto front: {len(r.best)} candidates"
+    charts = [c for c in (_progress_chart(r), _pareto_chart(r), _importance_chart(r)) if c is not None]
+    return {
+        "summary": summary,
+        "charts": [{"id": c.id, "title": c.title, "figure": c.figure} for c in charts],
+    }

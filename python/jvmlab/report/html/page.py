@@ -150,6 +150,8 @@ class Page:
     # A server's progress document of the experiment shown (`jvmlab serve`): the page polls it and shows
     # the trials as they finish, and the running ones' metric, until the experiment ends
     live: str | None = None
+    # ... and the document carries a tuning study's charts, drawn in the panel as the study goes on
+    live_charts: bool = False
 
     def all_sections(self) -> list[Section]:
         return [s for top in self.sections for s in top.walk()]
@@ -289,7 +291,7 @@ def render(page: Page) -> str:
             generated_at=generated_at,
             plotly_js=Markup(js),
             plotly_hash=csp_hash(js),
-            has_charts=bool(page.charts()),
+            has_charts=bool(page.charts()) or (page.live is not None and page.live_charts),
             flamegraph_js=Markup(flame_js),
             flamegraph_hash=csp_hash(flame_js),
             has_flamegraphs=bool(page.flamegraphs()),

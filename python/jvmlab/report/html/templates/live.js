@@ -1,6 +1,7 @@
 // The live panel of a running experiment's page (jvmlab serve): polls the progress document every 2 s and
-// shows the trials and the running trial's metric in place. Text goes in through textContent only. When
-// the experiment has ended, the page loads once more: the full report of every trial.
+// shows the trials and the running trial's metric in place; for a tuning study, its charts too (objective
+// over the candidates, Pareto front, importance), drawn again by plotly as candidates finish. Text goes in
+// through textContent only. When the experiment has ended, the page loads once more: the full report.
 (function () {
   "use strict";
   var box = document.getElementById("live");
@@ -12,6 +13,7 @@
   var metric = box.querySelector(".live-metric");
   var line = box.querySelector("svg.live-spark polyline");
   var rows = box.querySelector("table.live-trials tbody");
+  var tuning = box.querySelector(".live-tuning");
   window.jvmlabLiveUpdates = 0;
 
   function cell(tr, text, cls) {
@@ -25,6 +27,30 @@
 
   function figure(v) {
     return typeof v === "number" ? (Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)) : "";
+  }
+
+  function chartDiv(id, title) {
+    var div = document.getElementById("live-" + id);
+    if (!div) {
+      var h = document.createElement("h3");
+      h.textContent = title;
+      div = document.createElement("div");
+      div.id = "live-" + id;
+      div.className = "chart";
+      tuning.querySelector(".live-charts").append(h, div);
+    }
+    div.previousElementSibling.textContent = title;
+    return div;
+  }
+
+  function showTuning(t) {
+    if (!tuning || !t || typeof Plotly === "undefined") {
+      return;
+    }
+    tuning.querySelector(".live-tuning-status").textContent = t.summary;
+    t.charts.forEach(function (c) {
+      Plotly.react(chartDiv(c.id, c.title), c.figure.data, c.figure.layout, {responsive: true, displaylogo: false});
+    });
   }
 
   function show(p) {
@@ -57,6 +83,7 @@
       metric.textContent = live ? live.trial + ": no reading of " + live.metric + " yet" : "";
       line.setAttribute("points", "");
     }
+    showTuning(p.tuning);
     window.jvmlabLiveUpdates += 1;
   }
 
