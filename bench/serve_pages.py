@@ -6,8 +6,9 @@ file (the native parser's usual speed) and the server's peak RSS.
     .venv/bin/python bench/serve_pages.py --repeat 9 --size-mb 100
 
 Targets (issue 25): the list and the page under 300 ms of server time (median of --repeat requests, through
-the ASGI app in process: no network); the upload analysed at the parser's speed with the server's memory
-bounded (its peak RSS printed beside the log's size).
+the ASGI app in process: no network; an ended experiment's report is kept rendered, so its first view in a
+new server is printed beside); the upload analysed at the parser's speed with the server's memory bounded
+(its peak RSS printed beside the log's size).
 """
 
 from __future__ import annotations
@@ -61,6 +62,22 @@ def server_ms(client, path: str, repeat: int) -> float:
     return statistics.median(times)
 
 
+def first_view_ms(settings, path: str, repeat: int) -> float:
+    """The page's first request in a new app each time (nothing rendered yet; the imports already paid)."""
+    from starlette.testclient import TestClient
+
+    from jvmlab.serve import create_app
+
+    times = []
+    for _ in range(repeat):
+        with TestClient(create_app(settings)) as client:
+            start = time.perf_counter()
+            response = client.get(path)
+            times.append((time.perf_counter() - start) * 1000)
+            assert response.status_code == 200, (path, response.status_code)
+    return statistics.median(times)
+
+
 def pages(repeat: int, experiments: int, trials: int) -> list[bool]:
     from starlette.testclient import TestClient
 
@@ -84,6 +101,7 @@ def pages(repeat: int, experiments: int, trials: int) -> list[bool]:
                 f"experiment page ({trials} trials)": server_ms(
                     client, f"/experiments/{experiments}", repeat
                 ),
+                "  its first view": first_view_ms(settings, f"/experiments/{experiments}", repeat),
                 f"experiment JSON ({trials} trials)": server_ms(
                     client, f"/api/experiments/{experiments}", repeat
                 ),

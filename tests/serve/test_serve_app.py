@@ -55,6 +55,20 @@ def test_an_experiments_report_and_documents_are_the_commands(lab, capsys):
     assert comparison == json.loads(capsys.readouterr().out)
 
 
+def test_an_ended_experiments_report_is_kept_until_its_trials_change(lab):
+    store = Store.open(str(lab["db"]))
+    try:
+        with client(lab) as c:
+            first = c.get("/experiments/1").text
+            assert c.get("/experiments/1").text == first  # kept: the same document, rendered once
+            trial = store.trials(1)[0]
+            store.record_loss(trial.id, node="n1@127.0.0.1", reason="gone")  # pending again, to run once more
+            again = c.get("/experiments/1").text
+    finally:
+        store.close()
+    assert again != first and "pending" in again.split('id="trials"')[1]
+
+
 def test_path_parameters_that_name_nothing_are_404(lab, tmp_path):
     run_dir = Path("/tmp/synthetic")  # the synthetic experiments' run folder
     lab["runs"] = Path("/tmp")

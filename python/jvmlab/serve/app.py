@@ -40,6 +40,7 @@ TEXT_SUFFIXES = {".log", ".txt", ".json", ".xml", ".csv", ".toml", ".collapsed",
 CHUNK_BYTES = 1 << 20
 PICKER_EXPERIMENTS = 200  # the newest experiments whose variants the compare page offers
 ANALYSED_CACHE = 4  # uploads kept parsed: the next page of events, a comparison, the JSON beside the page
+REPORT_PAGES = 16  # ended experiments' reports kept rendered (a few MB each at 500 trials)
 EVENTS_PAGE, MAX_EVENTS_PAGE = 100, 1000
 _FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -216,12 +217,25 @@ def create_app(settings: ServeSettings) -> FastAPI:
 
     @app.get("/experiments/{ref}", response_class=HTMLResponse, include_in_schema=False)
     def experiment_page(ref: str, baseline: str | None = None) -> HTMLResponse:
+        exp = experiment_row(ref)
+        if exp.status in ("planned", "running"):
+            return HTMLResponse(report_page(exp, baseline))
+        # An ended experiment's report changes only with its trials (a resumed run) or its environment (a
+        # verification added): kept rendered under what those were.
+        version = (store.trials_version(exp.id), json.dumps(exp.environment, sort_keys=True, default=str))
+        return HTMLResponse(ended_report_page(exp.id, baseline, exp.status, version))
+
+    @functools.lru_cache(maxsize=REPORT_PAGES)
+    def ended_report_page(experiment: int, baseline: str | None, status: str, version: Any) -> str:
+        return report_page(experiment_row(str(experiment)), baseline)
+
+    def report_page(exp: ExperimentRow, baseline: str | None) -> str:
+        """The experiment's HTML report; a running experiment's follows the run (and a study's charts)."""
         from jvmlab.experiment.analysis.report_data import report_data
         from jvmlab.report.experiment.page import experiment_page as page_of
         from jvmlab.report.html.page import render
         from jvmlab.tune.session import stored_result
 
-        exp = experiment_row(ref)
         try:
             data = report_data(store, str(exp.id), baseline=baseline)
         except JvmLabError as e:
@@ -236,10 +250,10 @@ def create_app(settings: ServeSettings) -> FastAPI:
 
         study = stored_result(store, exp)
         page = page_of(data, tuning=study, file_href=href)
-        if exp.status in ("planned", "running"):  # the page follows the run (and the study's charts)
+        if exp.status in ("planned", "running"):
             progress = f"/api/experiments/{exp.id}/progress"
             page = dataclasses.replace(page, live=progress, live_charts=study is not None)
-        return HTMLResponse(render(page))
+        return render(page)
 
     @app.get(
         "/api/experiments/{ref}/progress",

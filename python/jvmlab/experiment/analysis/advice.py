@@ -49,11 +49,14 @@ def jvm_output(artifacts: dict[str, str]) -> str | None:
     return "\n".join(texts) if texts else None
 
 
-def trial_facts(store: Store, exp: ExperimentRow, trial: TrialRow) -> Facts | None:
-    """The facts of one trial, None when it left no GC log."""
+def trial_facts(
+    store: Store, exp: ExperimentRow, trial: TrialRow, artifacts: dict[str, str] | None = None
+) -> Facts | None:
+    """The facts of one trial (its files by kind when already read), None when it left no GC log."""
     from jvmlab.metrics import load_summarized
 
-    artifacts = store.artifacts(trial.id)
+    if artifacts is None:
+        artifacts = store.artifacts(trial.id)
     path = artifacts.get("gc_log")
     if not path or not Path(path).is_file():
         return None
@@ -143,10 +146,10 @@ def experiment_advice(store: Store, ref: str | None) -> list[Advice]:
     if exp is None:
         raise UsageError(f"no experiment {ref!r} in {store.url}" if ref else f"no experiment in {store.url}")
     by_variant: dict[str, list[Advice]] = {}
-    for trial in store.trials(exp.id):
-        if trial.state != OK:
-            continue
-        facts = trial_facts(store, exp, trial)
+    ok = [t for t in store.trials(exp.id) if t.state == OK]
+    artifacts = store.artifacts_of(t.id for t in ok)
+    for trial in ok:
+        facts = trial_facts(store, exp, trial, artifacts[trial.id])
         if facts is not None:
             by_variant.setdefault(trial.variant, []).append(advise(facts))
     if not by_variant:

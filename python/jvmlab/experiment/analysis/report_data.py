@@ -84,7 +84,7 @@ def report_data(
     exp = store.experiment(c.experiment_id)
     assert exp is not None
     trials = store.trials(exp.id)
-    artifacts = {t.id: store.artifacts(t.id) for t in trials}
+    artifacts = store.artifacts_of(t.id for t in trials)
     ok = [t for t in trials if t.state == OK]
     first: dict[str, tuple[str, str]] = {}
     for t in sorted(ok, key=lambda t: t.repetition):
@@ -96,8 +96,8 @@ def report_data(
         c,
         trials,
         artifacts,
-        {t.id: store.series(t.id, "metric") for t in ok},
-        {t.id: store.series(t.id, "rss_bytes") for t in ok},
+        store.series_of((t.id for t in ok), "metric"),
+        store.series_of((t.id for t in ok), "rss_bytes"),
         store.levels(t.id for t in trials),
         [gc_evidence(v.variant, *first[v.variant]) for v in c.variants if v.variant in first],
         advice_of(store, exp),
@@ -113,10 +113,12 @@ def cgroup_series_of(
 ) -> dict[str, dict[str, list[tuple[float, float]]]]:
     """Per variant in a container, the cgroup series of its trial with GC evidence (else its first)."""
     out: dict[str, dict[str, list[tuple[float, float]]]] = {}
-    for t in sorted(ok, key=lambda t: (t.key != with_gc_log.get(t.variant), t.repetition)):
-        if t.variant in out or not (t.cgroup or {}).get("usage"):
+    limited = [t for t in ok if (t.cgroup or {}).get("usage")]
+    named = store.series_named_of((t.id for t in limited), "cgroup_")
+    for t in sorted(limited, key=lambda t: (t.key != with_gc_log.get(t.variant), t.repetition)):
+        if t.variant in out:
             continue
-        series = store.series_named(t.id, "cgroup_")
+        series = named[t.id]
         if series:
             out[t.variant] = series
     return out
@@ -137,10 +139,11 @@ def code_heaps_of(store: Store, ok: list[TrialRow]) -> dict[int, dict[str, list[
     """Per variant, its first trial's code cache use per code heap ([telemetry] jit)."""
     out: dict[int, dict[str, list[tuple[float, float]]]] = {}
     seen: set[str] = set()
+    named = store.series_named_of((t.id for t in ok), CODE_HEAP_SERIES)
     for t in sorted(ok, key=lambda t: t.repetition):
         if t.variant in seen:
             continue
-        heaps = store.series_named(t.id, CODE_HEAP_SERIES)
+        heaps = named[t.id]
         if heaps:
             out[t.id] = {name.removeprefix(CODE_HEAP_SERIES): points for name, points in heaps.items()}
             seen.add(t.variant)

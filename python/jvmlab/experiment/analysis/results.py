@@ -374,7 +374,7 @@ def level_results(trials: Sequence[TrialRow], levels: Mapping[int, Sequence[Any]
 
 def metric_series(store: Store, trials: Sequence[TrialRow]) -> dict[int, list[tuple[float, float]]]:
     """The workload metric's stored points of every successful trial, by trial id."""
-    return {t.id: store.series(t.id, "metric") for t in trials if t.state == OK}
+    return store.series_of((t.id for t in trials if t.state == OK), "metric")
 
 
 @dataclass(frozen=True)

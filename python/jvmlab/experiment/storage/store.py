@@ -227,6 +227,20 @@ class Store:
 
     # Trials -----------------------------------------------------------------------------------------
 
+    def trials_version(self, experiment_id: int) -> tuple[tuple[str, int, float | None, float | None], ...]:
+        """What changes whenever a trial of the experiment starts, ends or runs again: per state, how many
+        trials and their latest start and end (one query; for caches of what is computed from them)."""
+        with self.session() as s:
+            q = (
+                select(
+                    TrialRow.state, func.count(), func.max(TrialRow.started_at), func.max(TrialRow.ended_at)
+                )
+                .where(TrialRow.experiment_id == experiment_id)
+                .group_by(TrialRow.state)
+                .order_by(TrialRow.state)
+            )
+            return tuple((str(st), int(n), started, ended) for st, n, started, ended in s.execute(q))
+
     def trials(self, experiment_id: int) -> list[TrialRow]:
         with self.session() as s:
             q = select(TrialRow).where(TrialRow.experiment_id == experiment_id).order_by(TrialRow.position)
@@ -292,26 +306,40 @@ class Store:
             return len(t.lost)
 
     def series(self, trial_id: int, name: str) -> list[tuple[float, float]]:
-        with self.session() as s:
-            q = (
-                select(SampleRow.t_s, SampleRow.value)
-                .where(SampleRow.trial_id == trial_id, SampleRow.series == name)
-                .order_by(SampleRow.t_s)
-            )
-            return [(float(a), float(b)) for a, b in s.execute(q)]
+        return self.series_of([trial_id], name)[trial_id]
+
+    def series_of(self, trial_ids: Iterable[int], name: str) -> dict[int, list[tuple[float, float]]]:
+        """The series `name` of each of the trials (empty where a trial has none), in one query per
+        IN_CHUNK trials."""
+        return {
+            i: named.get(name, []) for i, named in self._series(trial_ids, SampleRow.series == name).items()
+        }
 
     def series_named(self, trial_id: int, prefix: str) -> dict[str, list[tuple[float, float]]]:
         """Every series of the trial whose name starts with `prefix` (e.g. one per code heap), by name."""
+        return self.series_named_of([trial_id], prefix)[trial_id]
+
+    def series_named_of(
+        self, trial_ids: Iterable[int], prefix: str
+    ) -> dict[int, dict[str, list[tuple[float, float]]]]:
+        """series_named of each of the trials."""
+        return self._series(trial_ids, SampleRow.series.startswith(prefix, autoescape=True))
+
+    def _series(
+        self, trial_ids: Iterable[int], which: Any
+    ) -> dict[int, dict[str, list[tuple[float, float]]]]:
+        ids = list(trial_ids)
+        out: dict[int, dict[str, list[tuple[float, float]]]] = {i: {} for i in ids}
         with self.session() as s:
-            q = (
-                select(SampleRow.series, SampleRow.t_s, SampleRow.value)
-                .where(SampleRow.trial_id == trial_id, SampleRow.series.startswith(prefix, autoescape=True))
-                .order_by(SampleRow.series, SampleRow.t_s)
-            )
-            out: dict[str, list[tuple[float, float]]] = {}
-            for name, t, v in s.execute(q):
-                out.setdefault(str(name), []).append((float(t), float(v)))
-            return out
+            for chunk in _chunks(ids):
+                q = (
+                    select(SampleRow.trial_id, SampleRow.series, SampleRow.t_s, SampleRow.value)
+                    .where(SampleRow.trial_id.in_(chunk), which)
+                    .order_by(SampleRow.trial_id, SampleRow.series, SampleRow.t_s)
+                )
+                for trial, name, t, v in s.execute(q):
+                    out[trial].setdefault(str(name), []).append((float(t), float(v)))
+        return out
 
     def levels(self, trial_ids: Iterable[int]) -> dict[int, list[LevelRow]]:
         """The load levels of each of the trials, in the spec's order."""
@@ -330,9 +358,17 @@ class Store:
         return out
 
     def artifacts(self, trial_id: int) -> dict[str, str]:
+        return self.artifacts_of([trial_id])[trial_id]
+
+    def artifacts_of(self, trial_ids: Iterable[int]) -> dict[int, dict[str, str]]:
+        """The files of each of the trials by kind (gc_log, stdout, jfr...)."""
+        ids = list(trial_ids)
+        out: dict[int, dict[str, str]] = {i: {} for i in ids}
         with self.session() as s:
-            q = select(ArtifactRow).where(ArtifactRow.trial_id == trial_id)
-            return {a.kind: a.path for a in s.scalars(q)}
+            for chunk in _chunks(ids):
+                for a in s.scalars(select(ArtifactRow).where(ArtifactRow.trial_id.in_(chunk))):
+                    out[a.trial_id][a.kind] = a.path
+        return out
 
     # Uploaded GC logs ----------------------------------------------------------------------------------
 
@@ -370,6 +406,14 @@ class ExperimentOverview:
     containers: tuple[str, ...]
     nodes: tuple[str, ...]
     variants: tuple[str, ...] = ()
+
+
+IN_CHUNK = 500  # trials per IN (...) list: well under the bound parameters SQLite takes in one statement
+
+
+def _chunks(ids: list[int]) -> Iterator[list[int]]:
+    for start in range(0, len(ids), IN_CHUNK):
+        yield ids[start : start + IN_CHUNK]
 
 
 def _reason(e: SQLAlchemyError) -> str:
