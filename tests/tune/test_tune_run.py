@@ -348,7 +348,8 @@ def test_a_candidate_that_trails_is_pruned_in_a_real_search(tmp_path, capsys, mo
         name="tune-prune",
     ).read_text()
     path = tmp_path / "prune.toml"
-    path.write_text(spec.replace("prune = false", "prune = true"))
+    # the workload flat out: how fast each candidate churns is what the pruner compares here
+    path.write_text(spec.replace("prune = false", "prune = true").replace("--rate-mb-s=300", "--rate-mb-s=0"))
     db = str(tmp_path / "r.db")
     args = ["tune", str(path), "--db", db, "--runs", str(tmp_path / "runs"), "--no-confirm"]
     assert main(args) == 0, capsys.readouterr().out
