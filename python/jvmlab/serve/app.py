@@ -28,6 +28,7 @@ from jvmlab.errors import JvmLabError
 from jvmlab.experiment.storage import ExperimentOverview, ExperimentRow, GcUploadRow, Store
 from jvmlab.report import units
 from jvmlab.serve.guard import Guard
+from jvmlab.serve.kept import SizedCache
 from jvmlab.serve.settings import ServeSettings
 
 # The app's own pages run no script; forms post here only.
@@ -39,7 +40,9 @@ STATUSES = ("planned", "running", "done", "interrupted")
 TEXT_SUFFIXES = {".log", ".txt", ".json", ".xml", ".csv", ".toml", ".collapsed", ".html", ".svg"}
 CHUNK_BYTES = 1 << 20
 PICKER_EXPERIMENTS = 200  # the newest experiments whose variants the compare page offers
-ANALYSED_CACHE = 4  # uploads kept parsed: the next page of events, a comparison, the JSON beside the page
+# Uploads kept parsed (the next page of events, a comparison, the JSON beside the page) while their event
+# tables weigh this much together: a 520 MB G1 log's is 187 MB
+KEPT_LOG_BYTES = 512 * 2**20
 REPORT_PAGES = 16  # ended experiments' reports kept rendered (a few MB each at 500 trials)
 EVENTS_PAGE, MAX_EVENTS_PAGE = 100, 1000
 _FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -487,12 +490,15 @@ def create_app(settings: ServeSettings) -> FastAPI:
             )
         return RedirectResponse(f"/gclogs/{upload_id}", status_code=303)
 
-    @functools.lru_cache(maxsize=ANALYSED_CACHE)
-    def analysed_upload(upload_id: int) -> Any:
-        """An upload's log, summary and findings (kept for the next page of its events, its comparison)."""
+    def analyse_upload(upload_id: int) -> Any:
+        """An upload's log, summary and findings."""
         row = store.upload(upload_id)
         assert row is not None
         return analysed(row.name, Path(row.folder))
+
+    analysed_upload = SizedCache(
+        analyse_upload, lambda item: item.log.events.estimated_size(), KEPT_LOG_BYTES
+    )
 
     def upload_item(ref: str) -> Any:
         row = upload_row(ref)
