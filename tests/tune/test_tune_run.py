@@ -330,8 +330,9 @@ def test_a_candidate_that_trails_is_pruned_in_a_real_search(tmp_path, capsys, mo
     """The interpreter alone (-Xint) churns far less memory than a JIT-compiled JVM: once a compiled
     candidate is measured, an -Xint one is stopped early from its running mean (the pruner's start-up
     shortened to one candidate and one second, as 3 s trials need, with a margin of 35 % against one
-    candidate's noise: -Xint churned 810-980 MB/s against 1,920-2,880 compiled on an idle machine, so a
-    50 % margin sat on the edge); no compiled one is ever pruned."""
+    candidate's noise: running means of -Xint 1,460-2,100 MB/s against 2,520-4,090 compiled here, with half
+    of the allocation replacing live entries; at 2 s and the default churn, 1,370-1,690 against 2,020 for the
+    first compiled one once, not pruned); no compiled one is ever pruned."""
     from jvmlab.tune import session
     from jvmlab.tune.pruning import TrailingPruner
 
@@ -348,8 +349,11 @@ def test_a_candidate_that_trails_is_pruned_in_a_real_search(tmp_path, capsys, mo
         name="tune-prune",
     ).read_text()
     path = tmp_path / "prune.toml"
-    # the workload flat out: how fast each candidate churns is what the pruner compares here
-    path.write_text(spec.replace("prune = false", "prune = true").replace("--rate-mb-s=300", "--rate-mb-s=0"))
+    # The workload flat out for 3 s: how fast each candidate churns is what the pruner compares. Half of what
+    # it allocates replaces live entries, work the interpreter does at a third of the compiled speed.
+    churn = spec.replace('"--rate-mb-s=300"', '"--rate-mb-s=0", "--churn=0.5"')
+    churn = churn.replace('"--duration-s=2"', '"--duration-s=3"')
+    path.write_text(churn.replace("prune = false", "prune = true"))
     db = str(tmp_path / "r.db")
     args = ["tune", str(path), "--db", db, "--runs", str(tmp_path / "runs"), "--no-confirm"]
     assert main(args) == 0, capsys.readouterr().out
