@@ -13,7 +13,7 @@ import sys
 import time
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -124,34 +124,63 @@ def _experiment(server_url: str, name: str) -> dict[str, Any] | None:
     return found[0] if found else None
 
 
+@dataclass
+class Paced:
+    """`jvmlab run` or `tune` of a workload the test paces: trial N ends once `let_end(N)` made its gate."""
+
+    name: str
+    process: subprocess.Popen
+    gates: Path
+
+    def let_end(self, *trials: int) -> None:
+        for n in trials:
+            (self.gates / f"gate-{n}").touch()
+
+    def wait_for(self, server_url: str, ready: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """The experiment, once it is in the store and `ready` of it."""
+        deadline = time.monotonic() + 60
+        while (exp := _experiment(server_url, self.name)) is None or not ready(exp):
+            stderr = (
+                self.process.stderr.read() if self.process.poll() is not None and self.process.stderr else ""
+            )
+            assert time.monotonic() < deadline and self.process.poll() is None, stderr
+            time.sleep(0.2)
+        return exp
+
+
+@contextlib.contextmanager
+def paced(tmp_path: Path, command: str, workload: str, spec: str, db: str, runs: Path) -> Iterator[Paced]:
+    """Starts `jvmlab <command>` of `spec` (a template of name, python, script, claims, gates) over
+    `workload`; at the end every gate opens and the process is ended if it still runs."""
+    name = f"{command}-{uuid.uuid4().hex[:8]}"
+    script, claims, gates = tmp_path / "workload.py", tmp_path / "claims", tmp_path / "gates"
+    script.write_text(workload)
+    gates.mkdir()
+    path = tmp_path / f"{command}.toml"
+    python = json.dumps(sys.executable)
+    path.write_text(spec.format(name=name, python=python, script=script, claims=claims, gates=gates))
+    extra = ["--no-confirm"] if command == "tune" else []
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jvmlab", command, str(path), "--db", db, "--runs", str(runs), *extra],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    p = Paced(name, process, gates)
+    try:
+        yield p
+    finally:
+        p.let_end(*range(TRIALS_MOST))
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_running_experiments_page_follows_the_run(backend, request, serve, tmp_path):
     db = str(tmp_path / "live.db") if backend == "sqlite" else request.getfixturevalue("postgres_url")
-    name = f"live-{uuid.uuid4().hex[:8]}"
-    script, claims, gates = tmp_path / "workload.py", tmp_path / "claims", tmp_path / "gates"
-    script.write_text(WORKLOAD)
-    gates.mkdir()
-    spec = tmp_path / "live.toml"
-    spec.write_text(
-        LIVE_SPEC.format(
-            name=name, python=json.dumps(sys.executable), script=script, claims=claims, gates=gates
-        )
-    )
     runs = tmp_path / "runs"
     server = serve(db, runs=runs)
-    run = subprocess.Popen(
-        [sys.executable, "-m", "jvmlab", "run", str(spec), "--db", db, "--runs", str(runs)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-
-    def let_end(n: int) -> None:
-        (gates / f"gate-{n}").touch()
-
-    try:
-        deadline = time.monotonic() + 60
-        while (exp := _experiment(server.url, name)) is None or exp["status"] != "running":
-            assert time.monotonic() < deadline and run.poll() is None, run.stderr.read() if run.stderr else ""
-            time.sleep(0.2)
+    with paced(tmp_path, "run", WORKLOAD, LIVE_SPEC, db, runs) as run:
+        exp = run.wait_for(server.url, lambda e: e["status"] == "running")
         with browser_page(server.url) as (page, seen):
             page.goto(f"{server.url}/experiments/{exp['id']}")
             page.evaluate("window.loadedOnce = true")
@@ -165,23 +194,16 @@ def test_a_running_experiments_page_follows_the_run(backend, request, serve, tmp
             page.wait_for_function(f"() => {last} > {value}")
             assert page.evaluate(ok) == 0
             first = page.evaluate(f"{metric}.split(':')[0]")  # the running trial's key
-            let_end(0)  # the first trial ends: on the page as loaded, and the next one's metric after it
+            run.let_end(0)  # the first trial ends: on the page as loaded, and the next one's metric after it
             page.wait_for_function(f"() => window.loadedOnce && {ok} === 1")
             page.wait_for_function(f"() => {last} > 0 && !{metric}.startsWith({json.dumps(first + ':')})")
             assert page.evaluate("window.jvmlabLiveUpdates") >= 3
-            for n in range(1, TRIALS_MOST):
-                let_end(n)
+            run.let_end(*range(1, TRIALS_MOST))
             # once the run ends, the page loads its full report, once
             page.wait_for_function("() => !window.loadedOnce && !document.getElementById('live')")
             assert page.locator("section#trials").count() == 1
-        assert run.wait(timeout=60) == 0
+        assert run.process.wait(timeout=60) == 0
         assert seen.errors == [] and seen.foreign == []
-    finally:
-        for n in range(TRIALS_MOST):
-            let_end(n)
-        if run.poll() is None:
-            run.kill()
-            run.wait()
 
 
 # A tuning study the test paces: each candidate's trial reports its -Xmx as its metric (so the best is the
@@ -226,55 +248,24 @@ def _progress(server_url: str, experiment: int) -> dict[str, Any]:
 
 def test_a_tuning_studys_charts_grow_while_it_runs(serve, tmp_path):
     db, runs = str(tmp_path / "tune.db"), tmp_path / "runs"
-    name = f"tune-{uuid.uuid4().hex[:8]}"
-    script, claims, gates = tmp_path / "workload.py", tmp_path / "claims", tmp_path / "gates"
-    script.write_text(TUNE_WORKLOAD)
-    gates.mkdir()
-    spec = tmp_path / "tune.toml"
-    text = TUNE_SPEC.format(
-        name=name, python=json.dumps(sys.executable), script=script, claims=claims, gates=gates
-    )
-    spec.write_text(text)
     server = serve(db, runs=runs)
-    tune = subprocess.Popen(
-        [sys.executable, "-m", "jvmlab", "tune", str(spec), "--db", db, "--runs", str(runs), "--no-confirm"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-
-    def let_end(n: int) -> None:
-        (gates / f"gate-{n}").touch()
-
-    try:
-        deadline = time.monotonic() + 60
-        while (exp := _experiment(server.url, name)) is None or _progress(server.url, exp["id"])[
-            "tuning"
-        ] is None:
-            assert time.monotonic() < deadline and tune.poll() is None, (
-                tune.stderr.read() if tune.stderr else ""
-            )
-            time.sleep(0.2)
+    with paced(tmp_path, "tune", TUNE_WORKLOAD, TUNE_SPEC, db, runs) as tune:
+        exp = tune.wait_for(server.url, lambda e: _progress(server.url, e["id"])["tuning"] is not None)
         with browser_page(server.url) as (page, seen):
             page.goto(f"{server.url}/experiments/{exp['id']}")
             page.evaluate("window.loadedOnce = true")
             status = "document.querySelector('#live .live-tuning-status').textContent"
             points = "((document.getElementById('live-tune-progress') || {}).data || [{x: []}])[0].x.length"
             page.wait_for_function(f"() => {status}.startsWith('0 candidates measured (1 running)')")
-            let_end(0)
+            tune.let_end(0)
             page.wait_for_function(f"() => {status}.startsWith('1 candidate measured') && {points} === 1")
             assert "best so far #0: ops_per_s" in page.evaluate(status)
-            let_end(1)  # the chart is drawn again in place, with the second candidate
+            tune.let_end(1)  # the chart is drawn again in place, with the second candidate
             page.wait_for_function(f"() => window.loadedOnce && {points} === 2")
             assert page.locator("#live-tune-progress svg.main-svg").count() >= 1
-            for n in range(2, TRIALS_MOST):
-                let_end(n)
+            tune.let_end(*range(2, TRIALS_MOST))
             # the study ends: the full report, its tuning section with every candidate
             page.wait_for_function("() => !window.loadedOnce && !document.getElementById('live')")
             assert page.locator("section#tuning").count() == 1
-        assert tune.wait(timeout=60) == 0
+        assert tune.process.wait(timeout=60) == 0
         assert seen.errors == [] and seen.foreign == []
-    finally:
-        for n in range(TRIALS_MOST):
-            let_end(n)
-        if tune.poll() is None:
-            tune.kill()
-            tune.wait()
