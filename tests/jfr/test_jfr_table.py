@@ -24,6 +24,7 @@ from jfr_runs import (
     generate,
     jdks_under_test,
     log_path,
+    read_jfr_gcs,
 )
 
 from jvmlab.gclog import load
@@ -81,11 +82,18 @@ def test_the_jfr_table_agrees_with_the_gc_log(case):
     assert set(table) == set(log), (
         f"JFR only {sorted(set(table) - set(log))}, log only {sorted(set(log) - set(table))}"
     )
-    pauses = sum(
-        abs(t["pause_ms"] - log[i]["pause_ms"])
-        <= max(PAUSE_TOLERANCE_MS, PAUSE_TOLERANCE_FRACTION * log[i]["pause_ms"])
-        for i, t in table.items()
-    )
+    operations = read_jfr_gcs(run_dir / "gc-events.json")
+
+    def pause_agrees(i: int, t: dict) -> bool:
+        excess_ms = log[i]["pause_ms"] - t["pause_ms"]
+        if abs(excess_ms) <= max(PAUSE_TOLERANCE_MS, PAUSE_TOLERANCE_FRACTION * log[i]["pause_ms"]):
+            return True
+        # the log's pause timer encloses JFR's (test_jfr_crosscheck.py's *-log-scope-wider): longer in the
+        # log, as long as it fits in the collection's safepoint VM operations
+        held = operations[i].vm_operation_ms if i in operations else 0.0
+        return excess_ms > 0 and log[i]["pause_ms"] <= held + PAUSE_TOLERANCE_MS
+
+    pauses = sum(pause_agrees(i, t) for i, t in table.items())
     assert share(pauses, len(table)) >= MIN_PAUSE_AGREEMENT, (pauses, len(table))
     kinds = sum(t["kinds"] == log[i]["kinds"] for i, t in table.items())
     assert share(kinds, len(table)) >= MIN_AGREEMENT, [
