@@ -120,6 +120,50 @@ def remove_folders(folders: list[str], wait_s: float = REMOVE_WAIT_S) -> None:
             break
 
 
+_OWNED = re.compile(rf"^{PREFIX}(\d+)-")
+
+
+def remove_abandoned(hierarchy: Hierarchy) -> list[Path]:
+    """Removes the trial cgroups below this process's own that a jvmlab no longer running left behind (the
+    pid in their name runs no more, no process is in them): a removal that failed once, e.g. a kill at the
+    wrong moment. Those that cannot be removed stay, silently. The removed folders."""
+    removed = []
+    for parent in sorted(set(hierarchy.own.values())):
+        with contextlib.suppress(OSError):
+            for folder in sorted(parent.iterdir()):
+                owner = _OWNED.match(folder.name)
+                if (
+                    owner is None
+                    or not folder.is_dir()
+                    or _running(int(owner[1]))
+                    or _holds_processes(folder)
+                ):
+                    continue
+                with contextlib.suppress(OSError):
+                    os.rmdir(folder)
+                    removed.append(folder)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _holds_processes(folder: Path) -> bool:
+    try:
+        return bool((folder / "cgroup.procs").read_text().strip())
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+
+
 def group_name(trial: str) -> str:
     """jvmlab-<pid>-<the trial's key, as a file name>-<random>: unique, and whose it was."""
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", trial)[:80]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from jvmlab.container import Limits, TrialGroup, make, this_machine
+from jvmlab.container.group import remove_abandoned
 from jvmlab.container.limits import memory_text
 from jvmlab.container.usage import Usage, usage_from_file
 from jvmlab.errors import ContainerError
@@ -85,6 +86,7 @@ def check_containers(containers: Mapping[str, Limits]) -> None:
     """Makes and removes a cgroup with each container's limits: ContainerError (one line) before any trial
     when this machine cannot (no cgroup controllers, not root, a limit the kernel refuses)."""
     hierarchy = this_machine()
+    remove_abandoned(hierarchy)  # what an earlier jvmlab, killed at the wrong moment, could not remove
     for name, limits in containers.items():
         if limits.unlimited:
             continue
