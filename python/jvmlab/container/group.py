@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import psutil
+
 from jvmlab.container.hierarchy import V1, Hierarchy
 from jvmlab.container.limits import CFS_PERIOD_US, Limits, cpu_list
 from jvmlab.container.usage import STAT_FILES_V1, STAT_FILES_V2, Usage, usage_of
@@ -135,7 +137,7 @@ def remove_abandoned(hierarchy: Hierarchy) -> list[Path]:
                 if (
                     owner is None
                     or not folder.is_dir()
-                    or _running(int(owner[1]))
+                    or psutil.pid_exists(int(owner[1]))
                     or _holds_processes(folder)
                 ):
                     continue
@@ -143,16 +145,6 @@ def remove_abandoned(hierarchy: Hierarchy) -> list[Path]:
                     os.rmdir(folder)
                     removed.append(folder)
     return removed
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _holds_processes(folder: Path) -> bool:
