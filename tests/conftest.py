@@ -28,6 +28,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.postgres)
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """`--dist loadgroup` keeps an xdist_group's tests on one worker (one Ray cluster at a time) by a suffix
+    it adds to their ids in each worker: with a pytest whose ids it cannot change (9.2, pytest-xdist#1386)
+    they would be spread silently, so they fail instead."""
+    grouped = item.get_closest_marker("xdist_group") is not None
+    if grouped and getattr(item.config.option, "loadgroup", False) and "@" not in item.nodeid:
+        pytest.fail(
+            f"--dist loadgroup does not group this test with pytest {pytest.__version__} and this "
+            "pytest-xdist: use the versions pyproject.toml allows",
+            pytrace=False,
+        )
+
+
 @pytest.fixture(scope="session")
 def postgres_url():
     """A throwaway PostgreSQL server for the session (tests/postgres_server.py)."""

@@ -3,10 +3,11 @@
 import dataclasses
 import math
 
+import numpy as np
 import pytest
 
 from jvmlab.errors import JvmLabError
-from jvmlab.stats import Estimate, coefficient_of_variation_percent, estimate
+from jvmlab.stats import Estimate, coefficient_of_variation_percent, estimate, estimates
 
 
 def test_known_values():
@@ -82,3 +83,21 @@ def test_a_confidence_outside_0_1_is_refused(confidence):
 def test_estimates_are_immutable():
     with pytest.raises(dataclasses.FrozenInstanceError):
         estimate([1.0, 2.0]).mean = 3.0  # type: ignore[misc]
+
+
+def test_estimates_of_many_samples_are_each_samples_estimate():
+    rng = np.random.default_rng(3)
+    samples = [
+        list(rng.normal(100.0, 5.0, 5)),
+        list(rng.normal(7.0, 1.0, 5)),  # the same size: its CI drawn beside the first's
+        [1.0, None, 2.0, float("nan"), 4.0],
+        [3.0, 3.0, 3.0],
+        [2.5],
+        [],
+        [None],
+        list(rng.lognormal(0.0, 1.0, 12)),
+    ]
+    assert estimates(samples) == [estimate(s) for s in samples]
+    assert estimates(samples, confidence=0.9, seed=11) == [
+        estimate(s, confidence=0.9, seed=11) for s in samples
+    ]

@@ -154,3 +154,18 @@ def test_the_prefix_sum_cost_segments_like_ruptures_own_l2(seed):
     scaled = (y - np.median(y)) / noise_sigma(y)
     algo = ruptures.Pelt(model="l2", min_size=MIN_SEGMENT_POINTS, jump=1).fit(scaled)
     assert segment_ends(y) == algo.predict(pen=PENALTY_PER_LOG_N * math.log(y.size))
+
+
+@pytest.mark.parametrize("level", [0.0, 300.0, 1e9])
+def test_span_means_and_standard_errors_from_prefix_sums_agree_with_numpy(level):
+    from jvmlab.stats.steady import _Span, _Sums
+
+    rng = np.random.default_rng(7)
+    y = level + np.concatenate([rng.normal(0.0, 1.0, 50), rng.normal(40.0, 0.01, 50)])
+    sums = _Sums(y)
+    for start, stop in [(0, 50), (50, 100), (0, 100), (10, 11), (37, 64), (95, 100)]:
+        points = y[start:stop]
+        span = _Span(start, stop)
+        assert sums.mean(span) == pytest.approx(float(np.mean(points)), rel=1e-12, abs=1e-9)
+        se = float(np.std(points, ddof=1) / np.sqrt(points.size)) if points.size > 1 else 0.0
+        assert sums.se(span) == pytest.approx(se, rel=1e-6, abs=1e-9)

@@ -19,7 +19,7 @@ from jvmlab.stats.defaults import (
     DEFAULT_THRESHOLD_PERCENT,
     N_RESAMPLES,
 )
-from jvmlab.stats.estimate import Estimate, coefficient_of_variation_percent, estimate
+from jvmlab.stats.estimate import Estimate, coefficient_of_variation_percent, estimate, estimates
 from jvmlab.stats.quality import Observation, QualityWarning, quality_warnings
 from jvmlab.stats.sequential import SequentialPlan
 from jvmlab.stats.steady import (
@@ -90,6 +90,7 @@ __all__ = [
     "compare_metrics",
     "consistency",
     "estimate",
+    "estimates",
     "mean_differences",
     "quality_warnings",
     "relative_change",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from jvmlab.errors import UsageError
-from jvmlab.stats._sample import bootstrap_ci, clean, is_constant
+from jvmlab.stats._sample import bootstrap_ci, bootstrap_cis, clean, is_constant
 from jvmlab.stats.defaults import CONFIDENCE as DEFAULT_CONFIDENCE
 from jvmlab.stats.defaults import DEFAULT_SEED
 
@@ -35,6 +35,39 @@ def estimate(
     mean (BCa, percentile when BCa is undefined), the same for the same `seed`; equal values give [v, v]."""
     check_confidence(confidence)
     sample = clean(values)
+    ci = _mean_ci(sample, confidence, seed) if sample.size > 1 else None
+    return _estimate(sample, confidence, ci)
+
+
+def estimates(
+    samples: Sequence[Sequence[float | None]],
+    *,
+    confidence: float = DEFAULT_CONFIDENCE,
+    seed: int = DEFAULT_SEED,
+) -> list[Estimate]:
+    """estimate() of each of `samples`, the same figures, with the bootstrap CIs of samples of one size
+    drawn together (the resampled indices depend on the seed and the size only): a table of many measures
+    over the same trials pays the resampling once per size instead of once per measure."""
+    check_confidence(confidence)
+    cleaned = [clean(values) for values in samples]
+    by_size: dict[int, list[int]] = {}
+    for i, sample in enumerate(cleaned):
+        if sample.size > 1 and not is_constant(sample):
+            by_size.setdefault(int(sample.size), []).append(i)
+    bounds: dict[int, tuple[float | None, float | None]] = {}
+    for rows in by_size.values():
+        low, high = bootstrap_cis(
+            (np.stack([cleaned[i] for i in rows]),), _mean, confidence=confidence, seed=seed
+        )
+        for i, lo, hi in zip(rows, low.tolist(), high.tolist(), strict=True):
+            finite = np.isfinite(lo) and np.isfinite(hi)
+            bounds[i] = (lo, hi) if finite else (None, None)
+    return [_estimate(sample, confidence, bounds.get(i)) for i, sample in enumerate(cleaned)]
+
+
+def _estimate(
+    sample: np.ndarray, confidence: float, ci: tuple[float | None, float | None] | None
+) -> Estimate:
     n = int(sample.size)
     if n == 0:
         return Estimate(0, None, None, None, None, None, None, confidence)
@@ -42,7 +75,7 @@ def estimate(
     median = float(np.median(sample))
     if n == 1:
         return Estimate(1, mean, median, None, None, None, None, confidence)
-    low, high = _mean_ci(sample, confidence, seed)
+    low, high = ci if ci is not None else (float(sample[0]), float(sample[0]))  # a constant sample
     stdev = float(np.std(sample, ddof=1))  # s = sqrt(sum((x - mean)^2) / (n - 1))
     return Estimate(n, mean, median, stdev, coefficient_of_variation_percent(sample), low, high, confidence)
 

@@ -11,10 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from jvmlab.errors import JvmLabError
 from jvmlab.experiment.analysis.goals import GoalVerdict, goals_for, judge_variant
 from jvmlab.experiment.analysis.measures import STEADY, Measure, measures, primary_measures
-from jvmlab.experiment.analysis.results import metric_series, ordering, since_ready
+from jvmlab.experiment.analysis.results import metric_series, ordering
 from jvmlab.experiment.spec import ExperimentSpec, stored_spec
 from jvmlab.experiment.storage import OK, ExperimentRow, LevelRow, Store, TrialRow, variant_key
 from jvmlab.stats import (
@@ -27,7 +29,7 @@ from jvmlab.stats import (
     Verdict,
     compare_metrics,
     consistency,
-    estimate,
+    estimates,
     judge,
     quality_warnings,
     relative_change,
@@ -126,13 +128,19 @@ def resolve_baselines(variants: Sequence[Coordinates], baseline: str | None) -> 
 
 
 def _steady(trial: TrialRow, series: Sequence[tuple[float, float]], higher: bool) -> SteadyState | None:
-    points: list[tuple[float, float]] = []
-    for t, v in sorted(since_ready(trial, series)):
-        if not points or t > points[-1][0]:  # readings in the same instant: the first one
-            points.append((t, v))
-    if len(points) < 2:
+    if not series:
         return None
-    return steady_state([t for t, _ in points], [v for _, v in points], higher_is_better=higher)
+    points = np.asarray(series, dtype=float)
+    ready = trial.ready_s or 0.0
+    t, v = points[:, 0] - ready, points[:, 1]  # since readiness, as since_ready gives them
+    kept = points[:, 0] >= ready
+    t, v = t[kept], v[kept]
+    order = np.lexsort((v, t))  # by time, then value: sorted() of the pairs
+    t, v = t[order], v[order]
+    first = np.concatenate([[True], np.diff(t) > 0])  # readings in the same instant: the first one
+    if int(first.sum()) < 2:
+        return None
+    return steady_state(t[first], v[first], higher_is_better=higher)
 
 
 def _trial_values(
@@ -192,11 +200,12 @@ def _block(
                         if sequential is not None
                         else tested_alone(relative_change(values[base][m], own[m], alpha=alpha), alpha)
                     )
-    for variant, own in values.items():
-        for measure, vs in own.items():
-            change = changes.get(variant, {}).get(measure)
-            judged = None if change is None else judge(change, threshold)
-            cells.setdefault(measure, {})[variant] = Cell(estimate(vs), change, tuple(vs), judged)
+    keys = [(variant, measure) for variant, own in values.items() for measure in own]
+    figures = estimates([values[variant][measure] for variant, measure in keys])
+    for (variant, measure), figure in zip(keys, figures, strict=True):
+        change = changes.get(variant, {}).get(measure)
+        judged = None if change is None else judge(change, threshold)
+        cells.setdefault(measure, {})[variant] = Cell(figure, change, tuple(values[variant][measure]), judged)
     name = level[0] if level else None
     verdicts = []
     for goal in goals_for(spec.goals, name):
