@@ -129,15 +129,15 @@ chromium:
 	else echo "error: Chromium is needed for the report's browser test"; exit 2; fi
 
 # The installs and the static checks first, side by side (downloads and mypy while the native module compiles),
-# then the tests on four workers, then the timing-sensitive ones alone. Four workers on these two cores keep
+# then the tests on three workers, then the timing-sensitive ones alone. Three workers on these two cores keep
 # them busy while tests wait (JVM start-up, Ray, the browser, containers of half a CPU): the pool took 491 s
-# on two, 393 s on three, 380 s on four here (4 % idle); the tests' workloads run at bounded rates where their
-# speed is not what they check.
+# on two, 433 s on three in a fresh clone, 450 s on four (the machine is then 4 % idle: CPU-bound); the
+# tests' workloads run at bounded rates where their speed is not what they check.
 test:
 	@$(MAKE) --no-print-directory -j4 NATIVE_PROFILE=quick test-native-build setup jdks postgres chromium jmc \
 		profiler lint-python
 	@$(MAKE) --no-print-directory test-native
-	$(BIN)/python -m pytest -q -n 4 --dist loadgroup -m "not timing" tests
+	$(BIN)/python -m pytest -q -n 3 --dist loadgroup -m "not timing" tests
 	$(BIN)/python -m pytest -q -m timing tests
 
 # The Python checks need the dependencies alone: `make test` runs them while the native module compiles.
