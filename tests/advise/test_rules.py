@@ -191,3 +191,19 @@ def test_a_heap_left_to_the_jvms_default():
     )
     assert finding.severity is Severity.INFO and finding.evidence.figures["memory_bytes"] > 0
     assert "heap-size-default" not in advise_log(LOGS / case["log"], flags=case["flags"], jdk_major=17).ids()
+
+
+def test_row_selections_are_the_tables_rows_and_are_not_kept():
+    import polars as pl
+
+    facts = facts_of_log(LOGS / "explicit-gc-g1-jdk21.log")
+    events = facts.events
+    for where in ({"category": "pause"}, {"category": "pause", "kind": "young"}, {"cause": "System.gc()"}):
+        expected = events.filter(pl.all_horizontal([pl.col(c) == v for c, v in where.items()]))
+        rows = facts.rows(**where)
+        assert rows.equals(expected) and facts.count(**where) == len(expected) > 0, where
+    assert facts.count() == len(events) and facts.rows().equals(events)
+    # what is kept between rules is which rows match (a bit each), not the rows: a rule's selection of a
+    # large log is freed with the rule
+    first, again = facts.rows(category="pause"), facts.rows(category="pause")
+    assert first is not again and not facts._rows

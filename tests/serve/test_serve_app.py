@@ -69,6 +69,32 @@ def test_an_ended_experiments_report_is_kept_until_its_trials_change(lab):
     assert again != first and "pending" in again.split('id="trials"')[1]
 
 
+def test_with_prerender_the_ended_experiments_are_rendered_before_their_first_view(lab, monkeypatch):
+    import time
+
+    import jvmlab.report.html.page as html_page
+
+    rendered: list[str] = []
+    real = html_page.render
+
+    def counting(page, *args, **kwargs):
+        rendered.append(page.title)
+        return real(page, *args, **kwargs)
+
+    monkeypatch.setattr(html_page, "render", counting)
+    with client(lab) as c:  # on request only
+        time.sleep(0.5)
+        assert rendered == []
+    with client(lab, prerender=True) as c:
+        deadline = time.monotonic() + 30
+        while len(rendered) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sorted(rendered) == ["jvmlab: levels", "jvmlab: synthetic"], rendered
+        assert "<title>jvmlab: synthetic</title>" in c.get("/experiments/1").text
+        assert "<title>jvmlab: levels</title>" in c.get("/experiments/2").text
+    assert len(rendered) == 2  # both views served what was rendered at start
+
+
 def test_path_parameters_that_name_nothing_are_404(lab, tmp_path):
     run_dir = Path("/tmp/synthetic")  # the synthetic experiments' run folder
     lab["runs"] = Path("/tmp")

@@ -105,7 +105,10 @@ class Facts:
     container: ContainerFacts | None = None  # the container it ran in, where known
     _rows: dict[object, pl.DataFrame] = field(
         default_factory=dict, init=False, repr=False, compare=False
-    )  # rows(...) already filtered: several rules ask for the same (the pauses of a 1 M-row table)
+    )  # memo(...)'s selections, made once for the rules that share them
+    _masks: dict[object, pl.Series] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )  # which rows each rows(...) selection holds
 
     @property
     def has_log(self) -> bool:
@@ -174,22 +177,24 @@ class Facts:
             self._rows[key] = make()
         return self._rows[key]
 
+    def count(self, **where: str) -> int:
+        """How many rows rows(**where) holds, without making them."""
+        return int(self._mask(where).sum()) if where else len(self.events)
+
     def rows(self, **where: str) -> pl.DataFrame:
-        """Rows whose columns equal the given values, e.g. rows(category="pause", kind="full"); a
-        category's rows are filtered once and the narrower selections taken from them."""
+        """Rows whose columns equal the given values, e.g. rows(category="pause", kind="full"). Which rows
+        match is worked out once (a bit per row); the rows themselves are made for each caller and freed
+        with it, so that the rules' selections of a large log never pile up beside its table."""
+        return self.events.filter(self._mask(where)) if where else self.events
+
+    def _mask(self, where: Mapping[str, str]) -> pl.Series:
         import polars as pl
 
-        key = tuple(sorted(where.items()))
-        if key not in self._rows:
-            base = self.events
-            rest = dict(where)
-            if "category" in where and len(where) > 1:
-                base = self.rows(category=rest.pop("category"))
-            expr = pl.lit(True)
-            for column, value in rest.items():
-                expr = expr & (pl.col(column) == value)
-            self._rows[key] = base.filter(expr)
-        return self._rows[key]
+        key = ("mask", *sorted(where.items()))
+        if key not in self._masks:
+            match = pl.all_horizontal([pl.col(column) == value for column, value in where.items()])
+            self._masks[key] = self.events.select(match.fill_null(False)).to_series()
+        return self._masks[key]
 
 
 def machine_from_header(header: Mapping[str, str]) -> Machine:

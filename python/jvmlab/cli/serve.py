@@ -56,7 +56,7 @@ def serve_command(
 
     settings = ServeSettings(
         db=db, runs=runs, uploads=uploads, host=host, port=port, token=token, allow_uploads=allow_uploads,
-        max_upload_bytes=int(max_upload_mb * 2**20), max_upload_files=max_upload_files,
+        max_upload_bytes=int(max_upload_mb * 2**20), max_upload_files=max_upload_files, prerender=True,
     )  # fmt: skip
     check_bind(settings)
     app = create_app(settings)

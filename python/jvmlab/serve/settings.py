@@ -25,6 +25,9 @@ class ServeSettings:
     allow_uploads: bool = False
     max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES
     max_upload_files: int = DEFAULT_MAX_UPLOAD_FILES
+    # Render the newest ended experiments' reports when the server starts, and an experiment's when it ends
+    # (`jvmlab serve` does; tests and embedders render on request only)
+    prerender: bool = False
 
 
 def is_loopback(host: str) -> bool:

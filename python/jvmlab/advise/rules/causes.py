@@ -209,12 +209,12 @@ def humongous(f: Facts) -> Outcome:
     if f.collector != "G1":
         return None
     rows = with_cause(f, "G1 Humongous Allocation")
-    pauses = f.events.filter(pl.col("category") == "pause")
-    share = len(rows) / max(len(pauses), 1)
+    pauses = f.count(category="pause")
+    share = len(rows) / max(pauses, 1)
     if len(rows) < t.HUMONGOUS_COUNT and share < t.HUMONGOUS_SHARE:
         return None
     if len(rows) < t.HUMONGOUS_COUNT and (
-        short := not_enough("g1-humongous-allocation", len(pauses), t.MIN_COLLECTIONS_FOR_SHARE, "pauses")
+        short := not_enough("g1-humongous-allocation", pauses, t.MIN_COLLECTIONS_FOR_SHARE, "pauses")
     ):
         return short  # a share of a handful of pauses
     region = region_size_of(f)

@@ -116,7 +116,10 @@ def pause_target(f: Facts) -> Outcome:
         return None
     given = f.flag("MaxGCPauseMillis")
     goal = float(given) if given else t.G1_DEFAULT_PAUSE_GOAL_MS
-    pauses = f.events.filter((pl.col("category") == "pause") & pl.col("kind").is_in(["young", "mixed"]))
+    # the columns the rule and its evidence read: a filter copies every column it is given
+    pauses = f.events.select("gc_id", "uptime_s", "category", "kind", "pause_ms").filter(
+        (pl.col("category") == "pause") & pl.col("kind").is_in(["young", "mixed"])
+    )
     short = not_enough("pause-target-missed", len(pauses), t.MIN_PAUSES_FOR_GOAL, "young/mixed pauses")
     if short:
         return short
