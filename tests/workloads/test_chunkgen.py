@@ -155,6 +155,8 @@ def test_an_unusable_output_folder_is_exit_1(tmp_path):
 
 
 def test_running_out_of_heap_is_exit_1_with_the_error(tmp_path):
-    # The error may strike a worker, the progress thread or main: whichever, the JVM ends, and says why.
-    run = chunkgen("--out", str(tmp_path / "w"), "--radius", "10", jvm=("-Xmx16m",))
+    # The error may strike a worker, the progress thread, the pool's own code (workers die with chunks still
+    # queued) or main: whichever, the JVM ends, and says why. 10 MB: out of heap in the first chunks (at 16-20
+    # MB it can run half the world first and then thrash in GC for minutes, deaf to SIGTERM).
+    run = chunkgen("--out", str(tmp_path / "w"), "--radius", "10", jvm=("-Xmx10m",))
     assert run.returncode == 1 and "java.lang.OutOfMemoryError" in run.stderr

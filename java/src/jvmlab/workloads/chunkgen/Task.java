@@ -20,7 +20,9 @@ public final class Task {
     private final Options options;
     private final PrintStream out;
     private final AtomicReference<Throwable> failure = new AtomicReference<Throwable>();
-    private volatile long failedChunk; // x and z of the first failure, packed: recorded without allocating
+    private static final long OUTSIDE_A_CHUNK = Long.MIN_VALUE;
+    // x and z of the first failure, packed: recorded without allocating
+    private volatile long failedChunk = OUTSIDE_A_CHUNK;
 
     private Task(Options options, PrintStream out) {
         this.options = options;
@@ -55,7 +57,7 @@ public final class Task {
                 total, o.radius, o.centerX, o.centerZ, o.threads, o.seed, o.out.getPath());
         WorldGenerator world = new WorldGenerator(o.seed, o.out, o.cache);
         Progress progress = new Progress(total, o.reportMs, out).start();
-        ExecutorService workers = Executors.newFixedThreadPool(o.threads, new Named("chunkgen-worker-"));
+        ExecutorService workers = Executors.newFixedThreadPool(o.threads, new Named("chunkgen-worker-", failure));
         try {
             int[] order = Spiral.square(o.centerX, o.centerZ, o.radius);
             for (int i = 0; i < order.length; i += 2) {
@@ -70,8 +72,9 @@ public final class Task {
         }
         Throwable failed = failure.get();
         if (failed != null) {
-            System.err.println("chunkgen: chunk " + (int) (failedChunk >> 32) + ", " + (int) failedChunk
-                    + " failed; stopping");
+            long chunk = failedChunk;
+            System.err.println(chunk == OUTSIDE_A_CHUNK ? "chunkgen: a worker failed; stopping"
+                    : "chunkgen: chunk " + (int) (chunk >> 32) + ", " + (int) chunk + " failed; stopping");
             failed.printStackTrace();
             return 1;
         }
@@ -98,9 +101,14 @@ public final class Task {
         };
     }
 
-    private static void awaitAll(ExecutorService workers) {
+    /**
+     * Until every chunk is done or one failed: an OutOfMemoryError can also strike outside a chunk (in the
+     * pool's own code, or as a worker that died is replaced), and kill workers with chunks still queued, which
+     * the pool would then wait for forever.
+     */
+    private void awaitAll(ExecutorService workers) {
         try {
-            while (!workers.awaitTermination(1, TimeUnit.SECONDS)) {
+            while (!workers.awaitTermination(100, TimeUnit.MILLISECONDS) && failure.get() == null) {
                 // the progress thread reports meanwhile
             }
         } catch (InterruptedException e) {
@@ -123,15 +131,24 @@ public final class Task {
     private static final class Named implements ThreadFactory {
         private final String prefix;
         private final AtomicInteger next = new AtomicInteger(1);
+        private final Thread.UncaughtExceptionHandler recorder;
 
-        Named(String prefix) {
+        Named(String prefix, final AtomicReference<Throwable> failure) {
             this.prefix = prefix;
+            // what escapes a chunk's own catch (the pool's code ran out of heap): recorded without allocating
+            this.recorder = new Thread.UncaughtExceptionHandler() {
+                @Override
+                public void uncaughtException(Thread thread, Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            };
         }
 
         @Override
         public Thread newThread(Runnable r) {
             Thread t = new Thread(r, prefix + next.getAndIncrement());
             t.setDaemon(true); // a failure in main ends the JVM even if a worker is still busy
+            t.setUncaughtExceptionHandler(recorder);
             return t;
         }
     }
