@@ -131,8 +131,9 @@ chromium:
 # The installs and the static checks first, side by side (downloads and mypy while the native module compiles),
 # then the tests on three workers, then the timing-sensitive ones alone. Three workers on these two cores keep
 # them busy while tests wait (JVM start-up, Ray, the browser, containers of half a CPU): the pool took 491 s
-# on two, 433 s on three in a fresh clone, 450 s on four (the machine is then 4 % idle: CPU-bound); the
-# tests' workloads run at bounded rates where their speed is not what they check.
+# on two, 391-408 s on three in a fresh clone, 450 s on four (the machine is then 4 % idle: CPU-bound); the
+# tests' workloads run at bounded rates where their speed is not what they check. The tests of one
+# xdist_group (one Ray cluster) run on one worker: pytest below 9.2 (pyproject.toml).
 test:
 	@$(MAKE) --no-print-directory -j4 NATIVE_PROFILE=quick test-native-build setup jdks postgres chromium jmc \
 		profiler lint-python
