@@ -134,12 +134,14 @@ chromium:
 # on two, 391-408 s on three in a fresh clone, 450 s on four (the machine is then 4 % idle: CPU-bound); the
 # tests' workloads run at bounded rates where their speed is not what they check. The tests of one
 # xdist_group (one Ray cluster) run on one worker: pytest below 9.2 (pyproject.toml).
+# The files that mark tests `timing` (the phase after the pool collects only them: 1 s instead of 5)
+TIMING_TESTS = $(shell grep -rl --include='*.py' 'mark\.timing' tests)
 test:
 	@$(MAKE) --no-print-directory -j4 NATIVE_PROFILE=quick test-native-build setup jdks postgres chromium jmc \
 		profiler lint-python
 	@$(MAKE) --no-print-directory test-native
 	$(BIN)/python -m pytest -q -n 3 --dist loadgroup -m "not timing" tests
-	$(BIN)/python -m pytest -q -m timing tests
+	$(BIN)/python -m pytest -q -m timing $(TIMING_TESTS)
 
 # The Python checks need the dependencies alone: `make test` runs them while the native module compiles.
 lint-python: $(STAMP)/deps

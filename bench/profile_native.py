@@ -42,7 +42,9 @@ def snapshot_and_build() -> str:
     native, driver = OUT / "native", OUT / "driver"
     for d in (native, driver):
         shutil.rmtree(d, ignore_errors=True)
-    shutil.copytree(ROOT / "native" / "src", native / "src")
+    for folder in ("src", "tests", "examples"):  # the manifest names targets in each
+        if (ROOT / "native" / folder).is_dir():
+            shutil.copytree(ROOT / "native" / folder, native / folder)
     for f in ("Cargo.toml", "Cargo.lock"):
         shutil.copy2(ROOT / "native" / f, native / f)
     shutil.copytree(DRIVER / "src", driver / "src")
