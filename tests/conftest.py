@@ -26,9 +26,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.corpus)
         if "postgres_url" in used:
             item.add_marker(pytest.mark.postgres)
-    # The tests that start JVMs first (in their order), the rest after: the long ones do not come last, when
-    # workers that ran out of tests would wait for them idle (pytest-xdist hands tests out in this order).
-    items.sort(key=lambda item: item.get_closest_marker("jvm") is None)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
