@@ -30,6 +30,15 @@ def read(path: str) -> dict[str, Any]:
     return {"timed_s": time.perf_counter() - t0, "timed_cpu_s": time.process_time() - c0, "bytes": total}
 
 
+def lines(path: str) -> dict[str, Any]:
+    from jvmlab import _native
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    count, total = _native.count_lines([(path, None)])
+    timed_s, timed_cpu_s = time.perf_counter() - t0, time.process_time() - c0
+    return {"timed_s": timed_s, "timed_cpu_s": timed_cpu_s, "bytes": total, "lines": count}
+
+
 def parse(path: str) -> dict[str, Any]:
     from jvmlab import _native
 
@@ -76,6 +85,7 @@ def startup() -> dict[str, Any]:
 
 MODES: dict[str, Callable[..., dict[str, Any]]] = {
     "read": read,
+    "lines": lines,
     "parse": parse,
     "stream": stream,
     "load": load,

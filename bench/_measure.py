@@ -35,6 +35,7 @@ class Stage:
 
 
 READ = Stage("read", "read, 1 MB chunks", timed_in_child=True)
+LINES = Stage("lines", "native read + memchr line count (floor)", timed_in_child=True)
 PARSE = Stage("parse", "native parse -> table", timed_in_child=True)
 STREAM = Stage("stream", "native parse -> summary", timed_in_child=True)
 STARTUP = Stage("startup", "start-up + imports", timed_in_child=False, needs_log=False)

@@ -150,7 +150,9 @@ def _find(rows: Sequence[Row], log: str, size: int, stage: str) -> Row | None:
 def breakdown(rows: Sequence[Row], log: str, size: int, startup: Row | None) -> str | None:
     """Where the end-to-end time goes: start-up + the streaming parse (which makes the summary) + the rest
     (medians of separate runs, so they need not add up exactly)."""
-    e2e, stream, parse, read = (_find(rows, log, size, s) for s in ("e2e", "stream", "parse", "read"))
+    e2e, stream, parse, read, lines = (
+        _find(rows, log, size, s) for s in ("e2e", "stream", "parse", "read", "lines")
+    )
     if not (e2e and stream and e2e.median_s and stream.median_s):
         return None
     start = startup.median_s if startup and startup.median_s else 0.0
@@ -161,6 +163,11 @@ def breakdown(rows: Sequence[Row], log: str, size: int, startup: Row | None) -> 
     )
     if read and read.median_s:
         text += f"; the streaming parse takes {stream.median_s / read.median_s:.1f}x the time of a plain read"
+    if lines and lines.median_s:
+        text += (
+            f" and {stream.median_s / lines.median_s:.1f}x that of the native read with a memchr line count"
+            f" (the floor, {_f(lines.mb_per_s, '.0f')} MB/s)"
+        )
     if parse and parse.median_s:
         text += f"; building the event table instead takes {parse.median_s:.2f} s"
     if e2e.median_rss_mb and parse and parse.median_rss_mb:

@@ -92,7 +92,9 @@ def plan(inputs: Sequence[_report.Input], e2e: Stage, cli: bool) -> list[tuple[_
     """One round: every stage on every input. The scaling input gets only what RSS growth needs."""
     steps: list[tuple[_report.Input | None, Stage]] = [(None, _measure.STARTUP)]
     for inp in inputs:
-        stages = [_measure.READ, _measure.PARSE, _measure.STREAM] + ([_measure.LOAD] if cli else []) + [e2e]
+        stages = [_measure.READ, _measure.LINES, _measure.PARSE, _measure.STREAM]
+        stages += [_measure.LOAD] if cli else []
+        stages += [e2e]
         if not inp.main:
             stages = [_measure.PARSE, _measure.STREAM, e2e]
         steps.extend((inp, s) for s in stages)

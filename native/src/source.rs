@@ -53,3 +53,22 @@ pub fn head(path: &str, entry: Option<&str>, n: usize) -> io::Result<Vec<u8>> {
         Ok(out)
     })
 }
+
+/// Lines (newlines) and bytes of one input, read as the parser reads it (2 MiB at a time, decompressed):
+/// the floor of a parse that touches each byte once (bench/gclog_parse.py prints it beside the parse).
+pub fn count_lines(path: &str, entry: Option<&str>) -> io::Result<(u64, u64)> {
+    with_reader(path, entry, |r| {
+        let mut buf = vec![0u8; 2 << 20];
+        let (mut lines, mut bytes) = (0u64, 0u64);
+        loop {
+            let n = match r.read(&mut buf) {
+                Ok(0) => return Ok((lines, bytes)),
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            bytes += n as u64;
+            lines += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
+        }
+    })
+}

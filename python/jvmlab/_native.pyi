@@ -15,6 +15,10 @@ def parse_logs(sources: list[tuple[str, str | None]]) -> dict[str, Any]:
     Raises OSError naming the file when it cannot be read.
     """
 
+def count_lines(sources: list[tuple[str, str | None]]) -> tuple[int, int]:
+    """(lines, bytes) of GC log sources read as parse_logs reads them (decompressed), nothing parsed: the
+    floor of the parse's speed. Raises OSError naming the file when it cannot be read."""
+
 def summarize_logs(
     sources: list[tuple[str, str | None]],
     window: tuple[float, float] | None = None,

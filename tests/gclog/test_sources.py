@@ -153,3 +153,21 @@ def test_native_parse_releases_no_panic_on_mutations(tmp_path):
         path.write_bytes(bytes(b))
         with contextlib.suppress(InputError):
             jvmlab.gclog.load(path)
+
+
+def test_the_line_count_floor_reads_what_the_parser_reads(tmp_path):
+    from jvmlab import _native
+
+    text = b"".join(
+        f"[{i}.000s][info][gc] GC({i}) Pause Young (Normal) 24M->4M(256M) 1.5ms\n".encode()
+        for i in range(5000)
+    )
+    plain = tmp_path / "gc.log"
+    plain.write_bytes(text + b"[5000.000s][info][gc] no newline at the end")
+    packed = tmp_path / "gc.log.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    size = plain.stat().st_size
+    assert _native.count_lines([(str(plain), None)]) == (5000, size)
+    assert _native.count_lines([(str(packed), None), (str(plain), None)]) == (10000, 2 * size)  # decompressed
+    with pytest.raises(OSError, match="missing.log"):
+        _native.count_lines([(str(tmp_path / "missing.log"), None)])

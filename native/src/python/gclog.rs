@@ -30,6 +30,21 @@ fn run_parse(py: Python<'_>, parser: Parser, sources: &[Source]) -> PyResult<Par
     }
 }
 
+/// Lines and bytes of GC log sources, read as the parser reads them, with nothing parsed (the floor of
+/// the parse's speed; GIL released).
+#[pyfunction]
+pub fn count_lines(py: Python<'_>, sources: Vec<(String, Option<String>)>) -> PyResult<(u64, u64)> {
+    py.detach(|| {
+        let mut total = (0u64, 0u64);
+        for (path, entry) in &sources {
+            let (lines, bytes) = crate::source::count_lines(path, entry.as_deref())
+                .map_err(|e| PyOSError::new_err(format!("{path}: {e}")))?;
+            total = (total.0 + lines, total.1 + bytes);
+        }
+        Ok(total)
+    })
+}
+
 /// Parses GC log sources (`(path, zip_entry_or_None)` pairs, in order) into columns, categories,
 /// diagnostics and format information.
 #[pyfunction]

@@ -35,6 +35,7 @@ fn build_info(py: Python<'_>) -> PyResult<Py<PyDict>> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gclog::parse_logs, m)?)?;
+    m.add_function(wrap_pyfunction!(gclog::count_lines, m)?)?;
     m.add_function(wrap_pyfunction!(gclog::summarize_logs, m)?)?;
     m.add_function(wrap_pyfunction!(gclog::summarize_table, m)?)?;
     m.add_function(wrap_pyfunction!(jit::parse_compile_logs, m)?)?;
