@@ -1,40 +1,25 @@
 //! Parses the GC logs named on the command line as jvmlab._native does (one call, one log), and prints
 //! events, bytes, seconds and MB/s. With `--summary`, parses as `summarize_logs` does (the summary made as
-//! rows go by, no table kept). With `--count-lines`, only counts the lines, with memchr over the same 1 MiB
-//! reads the parser makes: the floor a parse that touches each byte once cannot beat.
+//! rows go by, no table kept). With `--count-lines`, only counts the lines (`source::count_lines`: memchr
+//! over the reads the parser makes): the floor a parse that touches each byte once cannot beat.
 //! Usage: profile-parser [--summary | --count-lines] LOG...
-use std::io::Read;
 use std::time::Instant;
 
 use _native::parser::{Parser, Stream};
 use _native::{parse_into, Source};
 
-/// Lines (newlines) and bytes of the files, read 1 MiB at a time.
-fn count_lines(paths: &[String]) -> std::io::Result<(u64, u64)> {
-    let mut buf = vec![0u8; 1 << 20];
-    let (mut lines, mut bytes) = (0u64, 0u64);
-    for path in paths {
-        let mut file = std::fs::File::open(path)?;
-        loop {
-            let n = file.read(&mut buf)?;
-            if n == 0 {
-                break;
-            }
-            bytes += n as u64;
-            lines += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
-        }
-    }
-    Ok((lines, bytes))
-}
-
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "--count-lines") {
         let t0 = Instant::now();
-        let (lines, bytes) = count_lines(&args[1..]).unwrap_or_else(|e| {
-            eprintln!("error: {e}");
-            std::process::exit(1)
-        });
+        let (mut lines, mut bytes) = (0u64, 0u64);
+        for path in &args[1..] {
+            let (l, b) = _native::source::count_lines(path, None).unwrap_or_else(|e| {
+                eprintln!("error: {path}: {e}");
+                std::process::exit(1)
+            });
+            (lines, bytes) = (lines + l, bytes + b);
+        }
         let secs = t0.elapsed().as_secs_f64();
         println!(
             "lines={} bytes={} seconds={:.3} MB/s={:.1}",
