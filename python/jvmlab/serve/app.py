@@ -37,6 +37,7 @@ APP_CSP = (
     "frame-ancestors 'none'"
 )
 STATUSES = ("planned", "running", "done", "interrupted")
+LIVE = ("planned", "running")  # an experiment in these follows its run; the others have ended
 TEXT_SUFFIXES = {".log", ".txt", ".json", ".xml", ".csv", ".toml", ".collapsed", ".html", ".svg"}
 CHUNK_BYTES = 1 << 20
 PICKER_EXPERIMENTS = 200  # the newest experiments whose variants the compare page offers
@@ -139,7 +140,7 @@ def create_app(settings: ServeSettings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.prerender:
-            ended = [o.id for o in store.experiment_overviews() if o.status not in ("planned", "running")]
+            ended = [o.id for o in store.experiment_overviews() if o.status not in LIVE]
             prerender(ended[:PRERENDERED])
         yield
         stopping.set()
@@ -231,7 +232,7 @@ def create_app(settings: ServeSettings) -> FastAPI:
     @app.get("/experiments/{ref}", response_class=HTMLResponse, include_in_schema=False)
     def experiment_page(ref: str, baseline: str | None = None) -> HTMLResponse:
         exp = experiment_row(ref)
-        if exp.status in ("planned", "running"):
+        if exp.status in LIVE:
             return HTMLResponse(report_page(exp, baseline))
         return HTMLResponse(ended_reports(ended_key(exp, baseline)))
 
@@ -255,7 +256,7 @@ def create_app(settings: ServeSettings) -> FastAPI:
                     return
                 try:
                     exp = experiment_row(str(ref))
-                    if exp.status not in ("planned", "running"):
+                    if exp.status not in LIVE:
                         ended_reports(ended_key(exp, None))
                 except Exception:  # noqa: BLE001 - a page that fails here fails again, said, when asked for
                     continue
@@ -283,7 +284,7 @@ def create_app(settings: ServeSettings) -> FastAPI:
 
         study = stored_result(store, exp)
         page = page_of(data, tuning=study, file_href=href)
-        if exp.status in ("planned", "running"):
+        if exp.status in LIVE:
             progress = f"/api/experiments/{exp.id}/progress"
             page = dataclasses.replace(page, live=progress, live_charts=study is not None)
         return render(page)
@@ -299,7 +300,7 @@ def create_app(settings: ServeSettings) -> FastAPI:
 
         exp = experiment_row(ref)
         doc = experiment_progress(store, exp).to_json()
-        ended = exp.status not in ("planned", "running")
+        ended = exp.status not in LIVE
         if settings.prerender and ended and ended_key(exp, None) not in ended_reports:
             prerender([exp.id])  # it just ended: its page is reloaded next
         study = stored_result(store, exp)  # a tuning study: where it stands, its charts
