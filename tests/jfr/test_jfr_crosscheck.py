@@ -84,12 +84,16 @@ def _log_scope_wider(collector: Collector, max_excess_per_pause_ms: float) -> Ex
 
 
 def _jfr_scope_wider(collector: Collector, max_shortfall_ms: float) -> Explains:
-    """JFR's pause timer encloses the log's: the log is shorter by at most the bound."""
+    """JFR's pause timer encloses the log's: the log is shorter by at most the bound, or else JFR's pause
+    lasted no longer than the collection's safepoint VM operations (the VM thread held up in the part only
+    JFR times, on a loaded machine: JDK 17 Parallel, JFR 42.4 ms against the log's 11.4 ms)."""
 
     def explains(case: Case, jfr: JfrGc, log: LogGc | None) -> bool:
         if case.run.collector is not collector or log is None:
             return False
-        return -max_shortfall_ms <= _excess_ms(jfr, log) <= 0
+        excess_ms = _excess_ms(jfr, log)
+        within_op = jfr.sum_of_pauses_ms <= jfr.vm_operation_ms + PAUSE_TOLERANCE_MS
+        return excess_ms <= 0 and (excess_ms >= -max_shortfall_ms or within_op)
 
     return explains
 
@@ -118,7 +122,8 @@ def _zgc_pauses_not_selected(case: Case, jfr: JfrGc, log: LogGc | None) -> bool:
 # a time: the VM thread stalls in the part only the log times (between two heap-printing lines in one
 # case); Shenandoah has the same now and then ("Pause Init Mark (Young) 14.000ms", safepoint "At
 # safepoint: 14061896 ns", JFR 1.77 ms for the whole cycle). These are accepted while the log's pauses
-# fit in the collection's safepoint VM operations.
+# fit in the collection's safepoint VM operations; and Parallel's JFR pauses, longer than the log's by up to
+# 31 ms beside three test workers, while JFR's fit in them.
 KNOWN_DIFFERENCES = (
     # ZGC logs its pauses (Pause Mark Start/End, Relocate Start) at gc+phases: a selection without gc*
     # has the collection lines but no pause lines, so the table has no pause rows for these ids.
