@@ -1,7 +1,7 @@
 """Cross-check of the GC log parser against the JVM's own JFR events (jdk.GarbageCollection).
 
 For each installed JDK 11 (CMS with scavenge before remark) / 17 / 25, each collector it accepts and
-several -Xlog selections and decorator sets (jfr_runs.py), GcChurn runs for ~3 s with a JFR recording and
+several -Xlog selections and decorator sets (jfr_runs.py), GcChurn runs for 2 s with a JFR recording and
 the GC logs. Per log:
   - no unknown GC lines;
   - every JFR gcId is a gc_id of the event table;
