@@ -24,6 +24,8 @@ PROGRAM = HERE / "programs" / "SystemGcLoop.java"
 RECORD_TIMEOUT_S = 60
 # Every collection a System.gc(): the young generation is larger than what the program allocates.
 RECORD_FLAGS = ("-XX:+UseG1GC", "-Xmx256m", "-Xmn64m")
+# one worker: the recording and JMC's report on it are made once (5 CPU-s), not once per worker
+pytestmark = pytest.mark.xdist_group("jmc-rules")
 
 
 def sample_report() -> JmcReport:

@@ -18,7 +18,8 @@ from jvmlab.jdk.discovery import installed_jdks
 from jvmlab.jdk.tools import find_tool
 from jvmlab.profile.counting import ASYNC_PROFILER, JFR, jfr_tool_for, session
 
-pytestmark = pytest.mark.jvm
+# one worker: the classes are compiled once (javac, 2-3 CPU-s), not once per worker
+pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("counting-jvm")]
 
 SOURCE = Path(__file__).parent / "java" / "CallCount.java"
 HIT, OTHER, EVERY = "CallCount$Target.hit", "CallCount$Target.other", "CallCount$Target.*"
