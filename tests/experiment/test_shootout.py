@@ -15,6 +15,8 @@ from jvmlab.experiment.storage import Store
 
 pytestmark = pytest.mark.jvm
 
+RADIUS = 4  # 81 chunks: 0.7-1 s on 2 threads, 4 or more rate reports 200 ms apart
+
 
 @pytest.fixture(autouse=True)
 def wide_console(monkeypatch):
@@ -39,7 +41,7 @@ def test_the_demo_spec_says_when_the_example_changed_shape(tmp_path):
 
 
 def test_the_shootout_runs_and_compares_jdks(tmp_path, capsys):
-    text = demo_spec(radius=8).replace('jdks = ["all"]', 'jdks = ["11", "21"]')
+    text = demo_spec(radius=RADIUS).replace('jdks = ["all"]', 'jdks = ["11", "21"]')
     text = text.replace('"--threads", "2",', '"--threads", "2", "--report-ms", "200",')
     spec = tmp_path / "shootout.toml"
     spec.write_text(text)
@@ -58,7 +60,7 @@ def test_the_shootout_runs_and_compares_jdks(tmp_path, capsys):
         assert "error" not in t.gc and t.gc["format"]["generation"] == "unified"
         artifacts = store.artifacts(t.id)
         assert Path(artifacts["gc_log"]).is_file() and "workdir" not in artifacts  # keep_workdir = false
-        assert "Task finished: 289 chunks" in Path(artifacts["stdout"]).read_text()
+        assert f"Task finished: {(2 * RADIUS + 1) ** 2} chunks" in Path(artifacts["stdout"]).read_text()
     tuned = [t for t in trials if t.flag_set == "tuned"]
     assert all(t.jdk_info["ergonomics"]["collector"] == "Parallel" for t in tuned)
     store.close()

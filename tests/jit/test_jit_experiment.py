@@ -13,7 +13,8 @@ from jvmlab.cli.main import main
 SPEC = """
 name = "jit-read"
 [workload]
-command = ["{java}", "{jvm_opts}", "-cp", "{classes}", "jvmlab.workloads.GcChurn", "--duration-s=3"]
+# ready after 1 s: the code heaps are sampled over the last second, C2 (tier 4) compiles in the first
+command = ["{java}", "{jvm_opts}", "-cp", "{classes}", "jvmlab.workloads.GcChurn", "--duration-s=2"]
 ready = { log = "t_s=1 ", timeout_s = 30 }
 [matrix]
 jdks = ["11", "21"]

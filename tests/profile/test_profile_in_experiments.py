@@ -6,6 +6,7 @@ flame graphs in the report (drawn in Chromium), and `jvmlab profile diff` of var
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -42,7 +43,8 @@ profile = {profile}
 ONE = "default = []"
 TWO = 'g1 = []\nparallel = ["-XX:+UseParallelGC"]'
 
-pytestmark = pytest.mark.jvm
+# one worker: the single-event trial (the module fixture) is made once, not once per worker
+pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("profile-in-experiments")]
 
 
 def run(tmp_path: Path, name: str, profile: str, *, flags: str = ONE, reps: int = 1, seconds: int = 3) -> str:
@@ -58,9 +60,15 @@ def churn_frames(profile) -> bool:
     return any("GcChurn" in frame for stack in profile.stacks for frame in stack)
 
 
-def test_each_trial_keeps_its_profile(tmp_path, capsys):
-    db = run(tmp_path, "one-event", '{ event = "cpu", interval = "10ms" }')
-    store = Store.open(db)
+@pytest.fixture(scope="module")
+def one_event(tmp_path_factory) -> str:
+    """A store with one trial profiled for one event: the first test reads it, the JFR fallback's test diffs
+    its own trial against it."""
+    return run(tmp_path_factory.mktemp("one-event"), "one-event", '{ event = "cpu", interval = "10ms" }')
+
+
+def test_each_trial_keeps_its_profile(one_event):
+    store = Store.open(one_event)
     exp = store.latest_experiment("one-event")
     (trial,) = store.trials(exp.id)
     path = store.artifacts(trial.id)["profile"]
@@ -132,13 +140,12 @@ def test_several_events_variants_notes_report_and_diff(tmp_path, capsys):
     assert result.errors == [] and result.blocked_requests == []
 
 
-def test_without_async_profiler_trials_record_jfr_samples(tmp_path, capsys, monkeypatch):
+def test_without_async_profiler_trials_record_jfr_samples(one_event, tmp_path, capsys, monkeypatch):
     """JVMLAB_ASYNC_PROFILER naming a missing file stands for a machine async-profiler cannot load on."""
+    shutil.copyfile(one_event, tmp_path / "r.db")  # the async-profiler experiment to diff against, in a copy
     monkeypatch.setenv("JVMLAB_ASYNC_PROFILER", str(tmp_path / "missing.so"))
     events = '[{ event = "cpu" }, { event = "wall" }, { event = "alloc" }]'
     db = run(tmp_path, "fallback", events, seconds=5)  # JFR's samples are sparser on a loaded machine
-    monkeypatch.delenv("JVMLAB_ASYNC_PROFILER")
-    db = run(tmp_path, "native", '{ event = "cpu" }', seconds=3)
     store = Store.open(db)
     try:
         fallback = store.latest_experiment("fallback")
@@ -148,7 +155,7 @@ def test_without_async_profiler_trials_record_jfr_samples(tmp_path, capsys, monk
         (cpu,) = variant_profiles(store, fallback.id, trial.variant)
         (wall,) = variant_profiles(store, fallback.id, trial.variant, "wall")
         (alloc,) = variant_profiles(store, fallback.id, trial.variant, "alloc")
-        native = store.latest_experiment("native").id
+        native = store.latest_experiment("one-event").id
     finally:
         store.close()
     assert cpu.source == f"JFR execution samples ({why})"
