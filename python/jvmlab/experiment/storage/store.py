@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, delete, func, inspect, select, text
+from sqlalchemy import create_engine, delete, func, insert, inspect, select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError, ProgrammingError, SQLAlchemyError
 from sqlalchemy.orm import Session
@@ -277,8 +277,14 @@ class Store:
             t.counts = _json_safe(outcome.counts)
             t.jit, t.perf = _json_safe(outcome.jit), _json_safe(outcome.perf)
             t.cgroup = _json_safe(outcome.cgroup)
-            for series, points in (outcome.series or {}).items():
-                s.add_all(SampleRow(trial_id=trial_id, series=series, t_s=t_s, value=v) for t_s, v in points)
+            # the series in one executemany, without an ORM object per point (a trial has thousands)
+            samples = [
+                {"trial_id": trial_id, "series": series, "t_s": t_s, "value": v}
+                for series, points in (outcome.series or {}).items()
+                for t_s, v in points
+            ]
+            if samples:
+                s.execute(insert(SampleRow), samples)
             for kind, path in (outcome.artifacts or {}).items():
                 s.add(ArtifactRow(trial_id=trial_id, kind=kind, path=path))
             for lv in outcome.levels or []:
