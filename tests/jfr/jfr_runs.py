@@ -3,7 +3,8 @@
 A run is one JDK x collector: GcChurn for a few seconds with a JFR recording and one -Xlog output per
 LogConfig (several unified-logging outputs of one JVM describe the same collections). A case is a run
 and one of its logs. Runs are cached in build/jfr-logs/<run>-<hash>/ (the hash covers the command line,
-the JDK and the workload's class file); run.json, written last, marks a complete run.
+the JDK, the workload's class file and the recording's settings); run.json, written last, marks a
+complete run.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ CACHE_DIR = REPO_ROOT / "build" / "jfr-logs"
 JDK_MAJORS = (11, 17, 25)
 JVM_TIMEOUT_S = 90
 JFR_EVENTS = ("jdk.GarbageCollection", "jdk.ExecuteVMOperation")
+JFR_SETTINGS = Path(__file__).with_name("gc_events.jfc")
 JFR_PRINT_TIMEOUT_S = 60
 HEAP_FLAGS = ("-Xmx128m", "-XX:MetaspaceSize=10m")
 # 2 s of churn with humongous arrays, metaspace growth (Metadata GC Threshold) and one System.gc(): 20-40
@@ -109,8 +111,9 @@ class Run:
         return f"jdk{self.jdk.major}-{self.collector.name}"
 
     def argv(self, out_dir: Path, classpath: Path) -> list[str]:
-        # settings=profile records every VM operation (jdk.ExecuteVMOperation has threshold 0 ms there).
-        jfr = f"-XX:StartFlightRecording=filename={out_dir / 'rec.jfr'},settings=profile"
+        # only the GC, heap and safepoint events, every VM operation among them (threshold 0 ms): a JVM of
+        # 1.7 CPU-s where settings=profile (method samples, allocation samples...) costs 2.2-3.1
+        jfr = f"-XX:StartFlightRecording=filename={out_dir / 'rec.jfr'},settings={JFR_SETTINGS}"
         xlogs = [xlog_file_option(c.selection, log_path(out_dir, c), c.decorators) for c in LOG_CONFIGS]
         workload = ["-cp", str(classpath), WORKLOAD_CLASS, *WORKLOAD_ARGS]
         return [str(self.jdk.java), *HEAP_FLAGS, *self.collector.flags, jfr, *xlogs, *workload]
@@ -121,6 +124,7 @@ class Run:
         key.update(self.jdk.version.encode())
         key.update("\0".join(self.argv(Path("OUT"), Path("CP"))[1:]).encode())
         key.update(class_file.read_bytes())
+        key.update(JFR_SETTINGS.read_bytes())
         return CACHE_DIR / f"{self.id}-{key.hexdigest()[:10]}"
 
 
