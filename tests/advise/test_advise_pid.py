@@ -19,6 +19,7 @@ from jvmlab.advise.rules import RULES
 from jvmlab.cli.main import main
 from jvmlab.errors import AttachError, JvmLabError
 from jvmlab.jdk.attach import diagnostic, log_outputs, logging_on
+from jvmlab.jfr import JmcNotInstalledError
 from jvmlab.workloads import classes_dir
 
 pytestmark = pytest.mark.jvm
@@ -110,16 +111,23 @@ def test_record_switches_gc_logging_on_for_the_window_of_a_jvm_without_a_gc_log_
         assert any(f["source"] == "jmc" for f in advice["findings"]), [f["id"] for f in advice["findings"]]
 
 
+def jmc_not_installed(*args, **kwargs):
+    raise JmcNotInstalledError("not installed (test)")
+
+
 def test_record_reads_the_recordings_gc_events_when_vm_log_is_refused(capsys, monkeypatch):
     def refused(*args, **kwargs):
         raise AttachError("VM.log refused (test)")
 
     monkeypatch.setattr("jvmlab.advise.running.logging_on", refused)
+    # JMC's rules (a JVM of their own, 3-4 CPU-s) are checked on the G1 window above; here they say so
+    monkeypatch.setattr("jvmlab.cli.advise_run.with_jmc", jmc_not_installed)
     with running("-Xmx128m", "-XX:+UseParallelGC") as jvm:
         assert main(["advise", "--pid", str(jvm.pid), "--record", "2s", "--json", "--no-check"]) == 0
     (advice,) = json.loads(capsys.readouterr().out)["inputs"]
     assert "JFR GC events of a 2 s window" in advice["name"] and advice["collector"] == "Parallel"
     assert any("could not be switched on (VM.log refused (test))" in n for n in advice["notes"])
+    assert "JMC's rules not run on the recording: not installed (test)" in advice["notes"]
     assert window_pauses(advice) > 0
 
 
