@@ -1,17 +1,13 @@
 """Statistics over repetitions and time series: estimates, changes between variants, warm-up and steady
 state, measurement-quality warnings. One concept per module; methods: docs/methodology.md."""
 
-from jvmlab.stats.change import (
-    Change,
-    Difference,
-    benjamini_hochberg,
-    compare_metrics,
-    confidence_text,
-    false_coverage_level,
-    mean_differences,
-    relative_change,
-    tested_alone,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Imported at once: the defaults (what an experiment's spec reads) and the estimates (a lazy `estimate`
+# would be shadowed by its own module, once imported); the rest on first use (_HOMES).
 from jvmlab.stats.defaults import (
     CONFIDENCE,
     DEFAULT_ALPHA,
@@ -20,35 +16,112 @@ from jvmlab.stats.defaults import (
     N_RESAMPLES,
 )
 from jvmlab.stats.estimate import Estimate, coefficient_of_variation_percent, estimate, estimates
-from jvmlab.stats.quality import Observation, QualityWarning, quality_warnings
-from jvmlab.stats.sequential import SequentialPlan
-from jvmlab.stats.steady import (
-    CLASSIFICATIONS,
-    FLAT,
-    NO_STEADY_STATE,
-    SLOWDOWN,
-    WARMUP,
-    Segment,
-    SteadyState,
-    consistency,
-    steady_state,
-)
-from jvmlab.stats.verdict import (
-    BETTER,
-    CONFIRMED,
-    DECREASED,
-    EQUIVALENT,
-    HARMFUL,
-    INCONCLUSIVE,
-    INCREASED,
-    NO_EFFECT,
-    WORSE,
-    Verdict,
-    directed,
-    flag_verdict,
-    judge,
-    repetitions_to_decide,
-)
+
+if TYPE_CHECKING:
+    from jvmlab.stats.change import (
+        Change,
+        Difference,
+        benjamini_hochberg,
+        compare_metrics,
+        confidence_text,
+        false_coverage_level,
+        mean_differences,
+        relative_change,
+        tested_alone,
+    )
+    from jvmlab.stats.quality import Observation, QualityWarning, quality_warnings
+    from jvmlab.stats.sequential import SequentialPlan
+    from jvmlab.stats.steady import (
+        CLASSIFICATIONS,
+        FLAT,
+        NO_STEADY_STATE,
+        SLOWDOWN,
+        WARMUP,
+        Segment,
+        SteadyState,
+        consistency,
+        steady_state,
+    )
+    from jvmlab.stats.verdict import (
+        BETTER,
+        CONFIRMED,
+        DECREASED,
+        EQUIVALENT,
+        HARMFUL,
+        INCONCLUSIVE,
+        INCREASED,
+        NO_EFFECT,
+        WORSE,
+        Verdict,
+        directed,
+        flag_verdict,
+        judge,
+        repetitions_to_decide,
+    )
+
+# The modules behind the names, imported on first use: the defaults above (what an experiment's spec
+# reads) do not bring scipy (0.9 CPU-s) into every jvmlab process, a trial's worker or `advise --pid`.
+_HOMES = {
+    **dict.fromkeys(
+        (
+            "Change",
+            "Difference",
+            "benjamini_hochberg",
+            "compare_metrics",
+            "confidence_text",
+            "false_coverage_level",
+            "mean_differences",
+            "relative_change",
+            "tested_alone",
+        ),
+        "change",
+    ),
+    **dict.fromkeys(("Observation", "QualityWarning", "quality_warnings"), "quality"),
+    **dict.fromkeys(("SequentialPlan",), "sequential"),
+    **dict.fromkeys(
+        (
+            "CLASSIFICATIONS",
+            "FLAT",
+            "NO_STEADY_STATE",
+            "SLOWDOWN",
+            "WARMUP",
+            "Segment",
+            "SteadyState",
+            "consistency",
+            "steady_state",
+        ),
+        "steady",
+    ),
+    **dict.fromkeys(
+        (
+            "BETTER",
+            "CONFIRMED",
+            "DECREASED",
+            "EQUIVALENT",
+            "HARMFUL",
+            "INCONCLUSIVE",
+            "INCREASED",
+            "NO_EFFECT",
+            "WORSE",
+            "Verdict",
+            "directed",
+            "flag_verdict",
+            "judge",
+            "repetitions_to_decide",
+        ),
+        "verdict",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "BETTER",

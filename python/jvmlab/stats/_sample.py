@@ -7,7 +7,6 @@ import warnings
 from collections.abc import Callable, Sequence
 
 import numpy as np
-import scipy.stats
 
 from jvmlab.stats.defaults import N_RESAMPLES
 
@@ -53,6 +52,8 @@ def bootstrap_cis(
     nor percentile gives finite ones. A row's CI is the one bootstrap_ci gives for that row alone (the
     resampled indices depend on the seed and the sample sizes only), so many frames or event types are
     judged exactly as one metric is."""
+    import scipy.stats  # here, not at the top: an estimate's callers that never bootstrap skip its import
+
     rows = samples[0].shape[0]
     low, high = np.full(rows, np.nan), np.full(rows, np.nan)
     chunk = max(1, _CELLS_PER_CHUNK // (N_RESAMPLES * sum(s.shape[-1] for s in samples)))
