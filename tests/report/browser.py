@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
 VIEWPORT = {"width": 1400, "height": 1000}
@@ -111,10 +114,13 @@ def _open(browser: Any, html: Path, screenshot: Path) -> PageResult:
     return result
 
 
-def open_reports(pages: list[tuple[Path, Path]]) -> list[PageResult]:
+def open_reports(pages: list[tuple[Path, Path]], browser: Any = None) -> list[PageResult]:
     """For each (html, screenshot): loads the report from a file:// URL with the network off, waits until
     every chart drew its SVG, collects errors and chart marks, and saves a full-page screenshot (also
-    copied into $JVMLAB_SCREENSHOTS when set). One browser for all pages."""
+    copied into $JVMLAB_SCREENSHOTS when set). One browser for all pages: `browser` (the worker's, see
+    `shared_chromium`), else one launched for these pages."""
+    if browser is not None:
+        return [_open(browser, html, screenshot) for html, screenshot in pages]
     from playwright.sync_api import sync_playwright
 
     executable = chromium()
@@ -126,3 +132,53 @@ def open_reports(pages: list[tuple[Path, Path]]) -> list[PageResult]:
             return [_open(browser, html, screenshot) for html, screenshot in pages]
         finally:
             browser.close()
+
+
+# One Chromium per test module (launching one costs about 1.6 CPU-s): the serve browser tests share it, each
+# in its own context, so no cookie, cache or storage crosses tests. Not one per process: the sync API leaves
+# its event loop set as the thread's running one, and any later test of the worker calling asyncio.run (or
+# a library doing so) would fail. The browser tests carry xdist_group(CHROMIUM_GROUP): one worker runs them.
+CHROMIUM_GROUP = "chromium"
+_shared: dict[str, Any] = {}
+
+
+def _shared_browser() -> Any:
+    browser = _shared.get("browser")
+    if browser is not None and browser.is_connected():
+        return browser
+    _close_shared()
+    executable = chromium()
+    if executable is None:
+        raise RuntimeError("chromium is not installed (make chromium)")
+    from playwright.sync_api import sync_playwright
+
+    _shared["playwright"] = playwright = sync_playwright().start()
+    _shared["browser"] = playwright.chromium.launch(
+        executable_path=executable, headless=True, args=CHROMIUM_ARGS
+    )
+    return _shared["browser"]
+
+
+def _close_shared() -> None:
+    browser, playwright = _shared.pop("browser", None), _shared.pop("playwright", None)
+    try:
+        if browser is not None and browser.is_connected():
+            browser.close()
+    finally:
+        if playwright is not None:
+            playwright.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_chromium() -> Iterator[Any]:
+    """The module's Chromium, launched at first use and closed once the module's tests are done (the
+    conftests of tests/report and tests/serve bring this fixture). Without Chromium: a skip, except in CI
+    (CI=true), where `make chromium` installs it and a skip would hide a broken set-up."""
+    if chromium() is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing in CI: `make chromium` installs it (Debian package)")
+        pytest.skip("chromium is not installed: run `make chromium` (Debian package) to run this test")
+    try:
+        yield _shared_browser()
+    finally:
+        _close_shared()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from browser import shared_chromium  # noqa: F401  (the browser tests' fixture)
 from report_logs import corpus_log, hostile_copy
 
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from browser import chromium, open_reports
+from browser import CHROMIUM_GROUP, chromium, open_reports
 from report_logs import corpus_log
 
 from jvmlab.cli.main import main
@@ -119,13 +119,14 @@ def test_text_from_the_spec_is_escaped(db, tmp_path):
     chromium() is None and not os.environ.get("CI"), reason="Chromium not installed (make chromium)"
 )
 @pytest.mark.chromium
-def test_the_report_in_a_browser(db, tmp_path):
+@pytest.mark.xdist_group(CHROMIUM_GROUP)  # one Chromium for the worker's browser tests
+def test_the_report_in_a_browser(db, tmp_path, shared_chromium):
     pages = []
     for ref in ("synthetic", "levels"):
         out = tmp_path / f"experiment-report-{ref}.html"
         write(_page(db, ref, out), out)
         pages.append((out, out.with_suffix(".png")))
-    for result in open_reports(pages):
+    for result in open_reports(pages, shared_chromium):
         assert result.console_errors == [] and result.page_errors == [] and result.blocked_requests == []
         assert result.charts and all(c.svgs > 0 and c.marks > 0 for c in result.charts), [
             c for c in result.charts if not c.marks

@@ -10,7 +10,7 @@ import random
 import re
 
 import pytest
-from browser import CHROMIUM_ARGS, VIEWPORT, PageResult, _keep_screenshot, _route, chromium
+from browser import CHROMIUM_GROUP, VIEWPORT, PageResult, _keep_screenshot, _route, chromium
 
 from jvmlab.errors import JvmLabError
 from jvmlab.profile.model import Profile
@@ -298,10 +298,9 @@ def _check_diff(session: Session, tree) -> None:
 
 
 @pytest.mark.chromium
-def test_flame_graphs_in_chromium(tmp_path):
+@pytest.mark.xdist_group(CHROMIUM_GROUP)  # one Chromium for the worker's browser tests
+def test_flame_graphs_in_chromium(tmp_path, shared_chromium):
     import time
-
-    from playwright.sync_api import sync_playwright
 
     need_chromium()
     started = time.monotonic()
@@ -312,15 +311,16 @@ def test_flame_graphs_in_chromium(tmp_path):
     base = Profile("cpu", {(RUN, WORK, HASH): 60, (RUN, WORK): 40})
     write(diff_page(base, PROFILE, "diff"), tmp_path / "diff.html")
     large, diff = PageResult(), PageResult()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_ARGS)
-        try:
-            draw_ms = _check_large(
-                Session(browser, tmp_path / "flame.html", large), tree, tmp_path / "flame.png"
-            )
-            _check_diff(Session(browser, tmp_path / "diff.html", diff), diff_tree(base, PROFILE))
-        finally:
-            browser.close()
+    large_session = Session(shared_chromium, tmp_path / "flame.html", large)
+    try:
+        draw_ms = _check_large(large_session, tree, tmp_path / "flame.png")
+    finally:
+        large_session.context.close()
+    diff_session = Session(shared_chromium, tmp_path / "diff.html", diff)
+    try:
+        _check_diff(diff_session, diff_tree(base, PROFILE))
+    finally:
+        diff_session.context.close()
     assert large.errors == [] and diff.errors == []
     assert large.blocked_requests == [] and diff.blocked_requests == []
     took = time.monotonic() - started  # a figure to read, not a budget: the suite's load varies

@@ -8,7 +8,7 @@ import os
 import time
 
 import pytest
-from browser import chromium, open_reports
+from browser import CHROMIUM_GROUP, chromium, open_reports
 from gc_report_inputs import labelled
 from report_logs import G1
 
@@ -19,7 +19,8 @@ from jvmlab.report.html import write
 BUDGET_S = 20.0
 
 
-pytestmark = [pytest.mark.chromium, pytest.mark.corpus]
+# xdist_group: one Chromium for the worker's browser tests
+pytestmark = [pytest.mark.chromium, pytest.mark.corpus, pytest.mark.xdist_group(CHROMIUM_GROUP)]
 
 
 def need_chromium() -> None:
@@ -36,13 +37,14 @@ def _report(path, tmp_path, name):
     return page, html
 
 
-def test_report_in_browser(gclog, hostile_log, tmp_path):
+def test_report_in_browser(gclog, hostile_log, tmp_path, shared_chromium):
     need_chromium()
     started = time.monotonic()
     page, html = _report(gclog(G1), tmp_path, "gc-report-g1")
     _, hostile_html = _report(hostile_log, tmp_path, "gc-report-hostile")
     report, hostile = open_reports(
-        [(html, tmp_path / "gc-report-g1.png"), (hostile_html, tmp_path / "gc-report-hostile.png")]
+        [(html, tmp_path / "gc-report-g1.png"), (hostile_html, tmp_path / "gc-report-hostile.png")],
+        shared_chromium,
     )
 
     assert report.errors == [] and hostile.errors == []

@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from lab import make_lab
+from lab import make_lab  # also puts tests/report on sys.path, for browser below
+
+# isort: split
+from browser import shared_chromium  # noqa: F401  (the browser tests' fixture)
 
 START_TIMEOUT_S = 30
 

@@ -22,11 +22,17 @@ import pytest
 
 TESTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(TESTS / "report"))
-from browser import CHROMIUM_ARGS, DRAWN_JS, VIEWPORT, chromium  # noqa: E402
+from browser import CHROMIUM_GROUP, DRAWN_JS, VIEWPORT, chromium  # noqa: E402
 
-pytestmark = pytest.mark.skipif(chromium() is None, reason="chromium is not installed (make chromium)")
+pytestmark = [
+    pytest.mark.skipif(chromium() is None, reason="chromium is not installed (make chromium)"),
+    pytest.mark.xdist_group(CHROMIUM_GROUP),  # one Chromium for the worker's browser tests
+]
 CLASSES = TESTS.parent / "build" / "java"
 WAIT_MS = 60_000
+# The page is polled for a condition every 100 ms, not at every animation frame (60 a second: Chromium
+# then draws frames all the test long); the live panel itself changes every 2 s.
+POLL_MS = 100
 TRIALS_MOST = 12  # 3 repetitions of every JDK 17 here
 
 # A workload the test paces: each trial claims the next number, prints its metric every 0.1 s and ends once
@@ -63,10 +69,8 @@ class Seen:
 
 
 @contextlib.contextmanager
-def browser_page(origin: str) -> Iterator[tuple[Any, Seen]]:
-    """A page of a fresh Chromium; requests to anything but `origin` are aborted and recorded."""
-    from playwright.sync_api import sync_playwright
-
+def browser_page(browser: Any, origin: str) -> Iterator[tuple[Any, Seen]]:
+    """A page in a fresh context of `browser`; requests to anything but `origin` are aborted and recorded."""
     seen = Seen()
 
     def route(r: Any) -> None:
@@ -76,28 +80,26 @@ def browser_page(origin: str) -> Iterator[tuple[Any, Seen]]:
             seen.foreign.append(r.request.url)
             r.abort()
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport=VIEWPORT)
-            context.route("**/*", route)
-            page = context.new_page()
-            page.on("console", lambda m: m.type == "error" and seen.errors.append(m.text))
-            page.on("pageerror", lambda e: seen.errors.append(str(e)))
-            page.on("dialog", lambda d: (seen.errors.append(f"dialog: {d.message}"), d.dismiss()))
-            page.set_default_timeout(WAIT_MS)
-            yield page, seen
-        finally:
-            browser.close()
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        context.route("**/*", route)
+        page = context.new_page()
+        page.on("console", lambda m: m.type == "error" and seen.errors.append(m.text))
+        page.on("pageerror", lambda e: seen.errors.append(str(e)))
+        page.on("dialog", lambda d: (seen.errors.append(f"dialog: {d.message}"), d.dismiss()))
+        page.set_default_timeout(WAIT_MS)
+        yield page, seen
+    finally:
+        context.close()
 
 
-def test_a_teams_path_through_the_app(lab, serve):
+def test_a_teams_path_through_the_app(lab, serve, shared_chromium):
     server = serve(str(lab["db"]), "--allow-uploads", runs=Path("/tmp"))
-    with browser_page(server.url) as (page, seen):
+    with browser_page(shared_chromium, server.url) as (page, seen):
         page.goto(server.url + "/")
         assert page.url == server.url + "/experiments"
         page.click("a:text-is('synthetic')")
-        page.wait_for_function(DRAWN_JS)
+        page.wait_for_function(DRAWN_JS, polling=POLL_MS)
         assert page.title() == "jvmlab: synthetic" and page.locator("div.chart svg.main-svg").count() > 0
         assert page.locator("img").count() == 0  # the hostile description's <img> is text
         page.goto(server.url + "/compare")
@@ -110,7 +112,7 @@ def test_a_teams_path_through_the_app(lab, serve):
         page.fill("input[name=name]", "checkout prod")
         page.set_input_files("input[name=files]", str(lab["gc_log"]))
         page.click("button[type=submit]")
-        page.wait_for_function(DRAWN_JS)
+        page.wait_for_function(DRAWN_JS, polling=POLL_MS)
         assert page.url == server.url + "/gclogs/1" and page.title() == "GC report: checkout prod"
         assert page.locator("section#findings").count() == 1
         page.goto(shared)  # the shared comparison, opened again
@@ -175,13 +177,13 @@ def paced(tmp_path: Path, command: str, workload: str, spec: str, db: str, runs:
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_a_running_experiments_page_follows_the_run(backend, request, serve, tmp_path):
+def test_a_running_experiments_page_follows_the_run(backend, request, serve, tmp_path, shared_chromium):
     db = str(tmp_path / "live.db") if backend == "sqlite" else request.getfixturevalue("postgres_url")
     runs = tmp_path / "runs"
     server = serve(db, runs=runs)
     with paced(tmp_path, "run", WORKLOAD, LIVE_SPEC, db, runs) as run:
         exp = run.wait_for(server.url, lambda e: e["status"] == "running")
-        with browser_page(server.url) as (page, seen):
+        with browser_page(shared_chromium, server.url) as (page, seen):
             page.goto(f"{server.url}/experiments/{exp['id']}")
             page.evaluate("window.loadedOnce = true")
             assert page.locator("#live").count() == 1
@@ -189,18 +191,22 @@ def test_a_running_experiments_page_follows_the_run(backend, request, serve, tmp
             ok = "document.querySelectorAll('#live tr[data-state=ok]').length"
             # the first trial's metric as it prints it (the workload counts up: 100, 101, ...), growing
             last = f"+({metric}.match(/ops_per_s (\\d+) ops/) || [0, 0])[1]"
-            page.wait_for_function(f"() => {last} > 0")
+            page.wait_for_function(f"() => {last} > 0", polling=POLL_MS)
             value = page.evaluate(last)
-            page.wait_for_function(f"() => {last} > {value}")
+            page.wait_for_function(f"() => {last} > {value}", polling=POLL_MS)
             assert page.evaluate(ok) == 0
             first = page.evaluate(f"{metric}.split(':')[0]")  # the running trial's key
             run.let_end(0)  # the first trial ends: on the page as loaded, and the next one's metric after it
-            page.wait_for_function(f"() => window.loadedOnce && {ok} === 1")
-            page.wait_for_function(f"() => {last} > 0 && !{metric}.startsWith({json.dumps(first + ':')})")
+            page.wait_for_function(f"() => window.loadedOnce && {ok} === 1", polling=POLL_MS)
+            page.wait_for_function(
+                f"() => {last} > 0 && !{metric}.startsWith({json.dumps(first + ':')})", polling=POLL_MS
+            )
             assert page.evaluate("window.jvmlabLiveUpdates") >= 3
             run.let_end(*range(1, TRIALS_MOST))
             # once the run ends, the page loads its full report, once
-            page.wait_for_function("() => !window.loadedOnce && !document.getElementById('live')")
+            page.wait_for_function(
+                "() => !window.loadedOnce && !document.getElementById('live')", polling=POLL_MS
+            )
             assert page.locator("section#trials").count() == 1
         assert run.process.wait(timeout=60) == 0
         assert seen.errors == [] and seen.foreign == []
@@ -246,26 +252,32 @@ def _progress(server_url: str, experiment: int) -> dict[str, Any]:
         return json.load(r)
 
 
-def test_a_tuning_studys_charts_grow_while_it_runs(serve, tmp_path):
+def test_a_tuning_studys_charts_grow_while_it_runs(serve, tmp_path, shared_chromium):
     db, runs = str(tmp_path / "tune.db"), tmp_path / "runs"
     server = serve(db, runs=runs)
     with paced(tmp_path, "tune", TUNE_WORKLOAD, TUNE_SPEC, db, runs) as tune:
         exp = tune.wait_for(server.url, lambda e: _progress(server.url, e["id"])["tuning"] is not None)
-        with browser_page(server.url) as (page, seen):
+        with browser_page(shared_chromium, server.url) as (page, seen):
             page.goto(f"{server.url}/experiments/{exp['id']}")
             page.evaluate("window.loadedOnce = true")
             status = "document.querySelector('#live .live-tuning-status').textContent"
             points = "((document.getElementById('live-tune-progress') || {}).data || [{x: []}])[0].x.length"
-            page.wait_for_function(f"() => {status}.startsWith('0 candidates measured (1 running)')")
+            page.wait_for_function(
+                f"() => {status}.startsWith('0 candidates measured (1 running)')", polling=POLL_MS
+            )
             tune.let_end(0)
-            page.wait_for_function(f"() => {status}.startsWith('1 candidate measured') && {points} === 1")
+            page.wait_for_function(
+                f"() => {status}.startsWith('1 candidate measured') && {points} === 1", polling=POLL_MS
+            )
             assert "best so far #0: ops_per_s" in page.evaluate(status)
             tune.let_end(1)  # the chart is drawn again in place, with the second candidate
-            page.wait_for_function(f"() => window.loadedOnce && {points} === 2")
+            page.wait_for_function(f"() => window.loadedOnce && {points} === 2", polling=POLL_MS)
             assert page.locator("#live-tune-progress svg.main-svg").count() >= 1
             tune.let_end(*range(2, TRIALS_MOST))
             # the study ends: the full report, its tuning section with every candidate
-            page.wait_for_function("() => !window.loadedOnce && !document.getElementById('live')")
+            page.wait_for_function(
+                "() => !window.loadedOnce && !document.getElementById('live')", polling=POLL_MS
+            )
             assert page.locator("section#tuning").count() == 1
         assert tune.process.wait(timeout=60) == 0
         assert seen.errors == [] and seen.foreign == []
