@@ -10,6 +10,7 @@ import json
 import pytest
 from tests.container.test_cgroup_live import WHY_NOT
 
+from jvmlab.advise.thresholds import CONTAINER_THROTTLED_WARNING_PERCENT as THROTTLED
 from jvmlab.cli.main import main
 from jvmlab.experiment.storage import OK, OOM_KILLED, Store
 
@@ -78,7 +79,10 @@ def test_containers_cross_the_matrix_and_their_cgroups_are_measured(tmp_path, ca
         "cpuset": None,
         "swap_bytes": 0,
     }
-    assert usage["throttled_percent"] > 50 and 0 < usage["memory_peak_percent"] <= 100
+    # throttled in most periods on a quiet machine (76-91 % here); a loaded one gives the container less than
+    # its quota, so fewer periods run out (27-36 % seen beside three test workers): above the share at which
+    # jvmlab warns, which is what the figures below are for
+    assert usage["throttled_percent"] > THROTTLED and 0 < usage["memory_peak_percent"] <= 100
     assert usage["cpu_s"] / half.elapsed_s < 0.6  # half a CPU at most, start-up included
     # its native memory as the JVM counts it (-XX:NativeMemoryTracking), sampled through the attach socket
     assert (
@@ -99,7 +103,7 @@ def test_containers_cross_the_matrix_and_their_cgroups_are_measured(tmp_path, ca
     assert doc["containers"]["half"]["text"] == "0.5 CPU, 160 MiB"
     rows = {v["variant"]: v for v in doc["variants"]}
     assert rows[f"{jdk}/default/half"]["container"] == "half"
-    assert rows[f"{jdk}/default/half"]["figures"]["throttled_percent"]["mean"] > 50
+    assert rows[f"{jdk}/default/half"]["figures"]["throttled_percent"]["mean"] > THROTTLED
     assert rows[f"{jdk}/pretouch/half"]["states"] == {OOM_KILLED: 1}
 
     assert main(["results", "containers", "--db", str(db)]) == 0
@@ -114,7 +118,7 @@ def test_containers_cross_the_matrix_and_their_cgroups_are_measured(tmp_path, ca
         g["variant"]: g for b in doc["blocks"] for g in b["verdicts"] if g["measure"] == "throttled_percent"
     }
     half_goal = goals[f"{jdk}/default/half"]
-    assert half_goal["verdict"] == "inconclusive" and half_goal["value"] > 50, half_goal
+    assert half_goal["verdict"] == "inconclusive" and half_goal["value"] > THROTTLED, half_goal
     assert goals[f"{jdk}/default/none"]["verdict"] == "no data"  # no container, no throttling to judge
     assert code == 0  # compare shows; `jvmlab gate` turns a failed goal into an exit code
 
@@ -126,11 +130,11 @@ def test_containers_cross_the_matrix_and_their_cgroups_are_measured(tmp_path, ca
     assert 'id="containers"' in html and "throttling-v1" in html and "CPU throttling beside GC pauses" in html
     assert "Serial, heap 80 MiB, 1 CPU of a 160 MiB container" in html and "1 of 1" in html  # OOM-killed
 
-    # advice reads the container: throttled in 95 % of the periods; Serial picked in 160 MiB, said with it
+    # advice reads the container: throttled beyond the warning share; Serial picked in 160 MiB, said with it
     assert main(["advise", "containers", "--db", str(db), "--json", "--no-check"]) == 0
     advices = {a["name"]: a for a in json.loads(capsys.readouterr().out)["inputs"]}
     found = {f["id"]: f for f in advices[f"{jdk}/default/half"]["findings"]}
-    assert found["container-cpu-throttled"]["evidence"]["figures"]["throttled_percent"] > 50
+    assert found["container-cpu-throttled"]["evidence"]["figures"]["throttled_percent"] > THROTTLED
     assert found["serial-by-ergonomics"]["evidence"]["figures"]["memory_bytes"] == 160 * 2**20
     assert not any(f["id"].startswith("container-") for f in advices[f"{jdk}/default/none"]["findings"])
 

