@@ -7,9 +7,11 @@ build/test-cache (keyed by home and mtimes, so a changed JDK is probed again).""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,13 +37,26 @@ def jvmlab_home(tmp_path_factory, monkeypatch) -> Path:
     return home
 
 
+@contextmanager
+def one_worker_at_a_time() -> Iterator[None]:
+    """Around what discovers the real JDKs (`machine`, the CLI): with the cache empty (a fresh clone) the
+    first pytest-xdist worker probes every JDK (3.5 CPU-s) and the others then read its entries, where each
+    would probe them all again at the same moment."""
+    TEST_CACHE.mkdir(parents=True, exist_ok=True)
+    with open(TEST_CACHE / "discovery.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes
+        yield
+
+
 @pytest.fixture(scope="session")
 def machine() -> Iterator[Discovery]:
     """What discovery finds on this machine (no registered JDKs)."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("JVMLAB_HOME", str(TEST_CACHE / "empty-home"))
         mp.setenv("JVMLAB_CACHE_DIR", str(TEST_CACHE))
-        yield discover()
+        with one_worker_at_a_time():
+            found = discover()
+        yield found
 
 
 def _missing(what: str) -> None:
@@ -108,7 +123,8 @@ def cli(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
 
     def run(*args: str) -> Run:
-        code = main([str(a) for a in args])
+        with one_worker_at_a_time():
+            code = main([str(a) for a in args])
         captured = capsys.readouterr()
         return Run(code, captured.out, captured.err)
 

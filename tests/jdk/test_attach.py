@@ -114,7 +114,9 @@ def test_a_jcmd_tool_that_hangs_is_one_line(tmp_path, monkeypatch):
 
 @pytest.mark.jvm
 def test_a_real_jvm_answers_through_the_jcmd_tool_when_the_socket_path_fails(tmp_path, monkeypatch):
-    argv = ["java", "-Xmx64m", "-cp", str(classes_dir()), "jvmlab.workloads.GcChurn", "--duration-s=60"]
+    # a JVM that is up is all it needs: C1 only, 10 MB/s (a few percent of a CPU; flat out took all of one)
+    churn = ["jvmlab.workloads.GcChurn", "--rate-mb-s=10", "--duration-s=60"]
+    argv = ["java", "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", str(classes_dir()), *churn]
     jvm = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         assert jvm.stdout is not None

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from jvmlab.errors import UsageError
-from jvmlab.jdk.flags import check_flags
+from jvmlab.jdk.flags import FlagCheck, check_flags
 from jvmlab.jdk.migrate import migrate
 
 TYPICAL_8 = [
@@ -246,9 +246,12 @@ def test_every_real_jdk8_command_line_migrated_starts_without_a_warning(machine,
     if not jdks:
         pytest.skip(f"no JDK {major} installed")
     jdk, problems, started = jdks[0], [], 0
+    checks: dict[tuple[str, ...], FlagCheck] = {}  # two lines of the file migrate to a set another has
     for source, line in command_lines():
         m = migrate(harmless(line.split(), tmp_path), 8, major)
-        check = check_flags(jdk, list(m.flags))
+        if m.flags not in checks:
+            checks[m.flags] = check_flags(jdk, list(m.flags))
+        check = checks[m.flags]
         if _agent_missing(m.flags, check):
             continue
         started += 1

@@ -6,11 +6,17 @@ table, parser or lookup anywhere fails here; each exception is listed with its r
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 import jvmlab
 from jvmlab.jdk.collectors import COLLECTORS, OPENJ9_POLICIES, selecting_flags
+
+# one worker: the package's sources are parsed once (0.7 CPU-s) for the four guards, not once per guard
+pytestmark = pytest.mark.xdist_group("knowledge-base")
 
 PACKAGE = Path(jvmlab.__file__).parent
 COLLECTORS_MODULE = PACKAGE / "jdk" / "collectors.py"
@@ -30,8 +36,18 @@ REGEX_CALLS = ("compile", "match", "search", "fullmatch", "findall", "finditer",
 
 
 def sources() -> Iterator[tuple[Path, ast.AST]]:
-    for path in sorted(PACKAGE.rglob("*.py")):
-        yield path, ast.parse(path.read_text())
+    yield from _parsed(tuple(sorted(PACKAGE.rglob("*.py"))))
+
+
+@functools.cache
+def _parsed(paths: tuple[Path, ...]) -> tuple[tuple[Path, ast.AST], ...]:
+    """Parsed once per process: the guards only read the trees."""
+    return tuple((path, ast.parse(path.read_text())) for path in paths)
+
+
+@functools.cache
+def _collector_flags() -> frozenset[str]:
+    return frozenset({*selecting_flags(), *(c.mode_flag for c in COLLECTORS if c.mode_flag)})
 
 
 def strings(tree: ast.AST) -> Iterator[ast.Constant]:
@@ -47,9 +63,8 @@ def where(path: Path, node: ast.AST) -> str:
 def collector_flag_in(text: str) -> bool:
     """`UseG1GC`, `-XX:+UseG1GC`, `+UseG1GC`, `-XX:ShenandoahGCMode=...`: a collector's or a mode's flag as a
     value of its own (prose that mentions one is not)."""
-    flags = {*selecting_flags(), *(c.mode_flag for c in COLLECTORS if c.mode_flag)}
     name = text.removeprefix("-XX:").lstrip("+-").split("=", 1)[0]
-    return name in flags and (text == name or text.startswith(("-XX:", "+", "-")))
+    return name in _collector_flags() and (text == name or text.startswith(("-XX:", "+", "-")))
 
 
 def test_collector_flags_are_written_in_the_collector_table_only():

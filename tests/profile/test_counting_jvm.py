@@ -18,12 +18,15 @@ from jvmlab.jdk.discovery import installed_jdks
 from jvmlab.jdk.tools import find_tool
 from jvmlab.profile.counting import ASYNC_PROFILER, JFR, jfr_tool_for, session
 
-# one worker: the classes are compiled once (javac, 2-3 CPU-s), not once per worker
+# one worker: the classes are compiled once (javac, 0.5 CPU-s), not once per worker
 pytestmark = [pytest.mark.jvm, pytest.mark.xdist_group("counting-jvm")]
 
 SOURCE = Path(__file__).parent / "java" / "CallCount.java"
 HIT, OTHER, EVERY = "CallCount$Target.hit", "CallCount$Target.other", "CallCount$Target.*"
 N = 1234
+# C1 only: calls are counted by JFR's method timing or async-profiler's instrumentation, whatever tier runs
+# the code, and it halves the CPU of the JVMs' start (JFR's own Java code most)
+C1 = "-XX:TieredStopAtLevel=1"
 
 
 def _jdk(major: int):
@@ -40,14 +43,16 @@ def classes(tmp_path_factory) -> Path:
     if javac is None:
         pytest.skip("no javac here")
     out = tmp_path_factory.mktemp("callcount")
-    subprocess.run([str(javac), "--release", "8", "-nowarn", "-d", str(out), str(SOURCE)], check=True)
+    # javac C1 only too: one small file (0.55 CPU-s against 0.9)
+    argv = [str(javac), f"-J{C1}", "--release", "8", "-nowarn", "-d", str(out), str(SOURCE)]
+    subprocess.run(argv, check=True)
     return out
 
 
 def _attached(major: int, patterns: list[str], classes: Path, tmp_path: Path):
     """Counts of a running JVM: counting starts after its ready line, then it is told to make its calls."""
     jdk = _jdk(major)
-    argv = [str(jdk.java), f"-Dcalls.n={N}", "-Dcalls.stay=true", "-cp", str(classes), "CallCount"]
+    argv = [str(jdk.java), C1, f"-Dcalls.n={N}", "-Dcalls.stay=true", "-cp", str(classes), "CallCount"]
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdin is not None and proc.stdout is not None
@@ -89,7 +94,7 @@ def test_async_profiler_counts_exactly_with_the_callers(major, classes, tmp_path
 @pytest.mark.parametrize("major", [17, 25])
 def test_jvmlab_profile_count_from_the_jvms_start(major, classes, tmp_path, capsys):
     jdk = _jdk(major)
-    command = [str(jdk.java), f"-Dcalls.n={N}", "-Dcalls.pauseMs=0", "-cp", str(classes), "CallCount"]
+    command = [str(jdk.java), C1, f"-Dcalls.n={N}", "-Dcalls.pauseMs=0", "-cp", str(classes), "CallCount"]
     code = main(["profile", "--count", HIT, "-o", str(tmp_path), "--", *command])
     out = capsys.readouterr().out
     assert code == 0, out
@@ -124,7 +129,7 @@ def test_a_pattern_jdk17_cannot_count_is_refused_before_the_jvm_starts(capsys, t
 SPEC = """
 name = "count-test"
 [workload]
-command = ["{{java}}", "{{jvm_opts}}", "-Dcalls.pauseMs=2000", "-cp", "{classes}", "CallCount"]
+command = ["{{java}}", "{{jvm_opts}}", "{c1}", "-Dcalls.pauseMs=2000", "-cp", "{classes}", "CallCount"]
 ready = {{ log = "^ready", timeout_s = 30 }}
 stop = {{ {stop} }}
 [matrix]
@@ -152,6 +157,7 @@ def _spec(tmp_path: Path, classes: Path, **values: object) -> Path:
         "count": f'"{HIT}"',
         "more": GOAL,
         "classes": classes,
+        "c1": C1,
     }
     path = tmp_path / "count.toml"
     path.write_text(SPEC.format(**{**defaults, **values}))
