@@ -130,10 +130,11 @@ chromium:
 
 # The installs and the static checks first, side by side (downloads and mypy while the native module compiles),
 # then the tests on three workers, then the timing-sensitive ones alone. Three workers on these two cores keep
-# them busy while tests wait (JVM start-up, Ray, the browser, containers of half a CPU): the pool took 491 s
-# on two, 391-408 s on three in a fresh clone, 450 s on four (the machine is then 4 % idle: CPU-bound); the
-# tests' workloads run at bounded rates where their speed is not what they check. The tests of one
-# xdist_group (one Ray cluster) run on one worker: pytest below 9.2 (pyproject.toml).
+# them busy while tests wait (JVM start-up, Ray, the browser, containers of half a CPU): in a fresh clone the
+# pool took 328 s on three workers and 328 s on four (438 CPU-s of tests; 16-32 % idle: tests waiting on a
+# group's worker, Ray, the browser). The tests' workloads run at bounded rates and C1 only where their speed
+# and JIT are not what they check. The tests of one xdist_group (one Ray cluster, one module fixture, one
+# browser) run on one worker: pytest below 9.2 (pyproject.toml).
 # The files that mark tests `timing` (the phase after the pool collects only them: 1 s instead of 5)
 TIMING_TESTS = $(shell grep -rl --include='*.py' 'mark\.timing' tests)
 test:
