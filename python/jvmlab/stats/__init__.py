@@ -62,55 +62,18 @@ if TYPE_CHECKING:
 # The modules behind the names, imported on first use: the defaults above (what an experiment's spec
 # reads) do not bring scipy (0.9 CPU-s) into every jvmlab process, a trial's worker or `advise --pid`.
 _HOMES = {
-    **dict.fromkeys(
-        (
-            "Change",
-            "Difference",
-            "benjamini_hochberg",
-            "compare_metrics",
-            "confidence_text",
-            "false_coverage_level",
-            "mean_differences",
-            "relative_change",
-            "tested_alone",
-        ),
-        "change",
-    ),
-    **dict.fromkeys(("Observation", "QualityWarning", "quality_warnings"), "quality"),
-    **dict.fromkeys(("SequentialPlan",), "sequential"),
-    **dict.fromkeys(
-        (
-            "CLASSIFICATIONS",
-            "FLAT",
-            "NO_STEADY_STATE",
-            "SLOWDOWN",
-            "WARMUP",
-            "Segment",
-            "SteadyState",
-            "consistency",
-            "steady_state",
-        ),
-        "steady",
-    ),
-    **dict.fromkeys(
-        (
-            "BETTER",
-            "CONFIRMED",
-            "DECREASED",
-            "EQUIVALENT",
-            "HARMFUL",
-            "INCONCLUSIVE",
-            "INCREASED",
-            "NO_EFFECT",
-            "WORSE",
-            "Verdict",
-            "directed",
-            "flag_verdict",
-            "judge",
-            "repetitions_to_decide",
-        ),
-        "verdict",
-    ),
+    name: home
+    for home, names in {
+        "change": "Change Difference benjamini_hochberg compare_metrics confidence_text false_coverage_level "
+        "mean_differences relative_change tested_alone",
+        "quality": "Observation QualityWarning quality_warnings",
+        "sequential": "SequentialPlan",
+        "steady": "CLASSIFICATIONS FLAT NO_STEADY_STATE SLOWDOWN WARMUP Segment SteadyState consistency "
+        "steady_state",
+        "verdict": "BETTER CONFIRMED DECREASED EQUIVALENT HARMFUL INCONCLUSIVE INCREASED NO_EFFECT WORSE "
+        "Verdict directed flag_verdict judge repetitions_to_decide",
+    }.items()
+    for name in names.split()
 }
 
 
