@@ -37,8 +37,9 @@ JFR_EVENTS = ("jdk.GarbageCollection", "jdk.ExecuteVMOperation")
 JFR_SETTINGS = Path(__file__).with_name("gc_events.jfc")
 JFR_PRINT_TIMEOUT_S = 60
 HEAP_FLAGS = ("-Xmx128m", "-XX:MetaspaceSize=10m")
-# Churn (2 s unless the collector says otherwise) with humongous arrays, metaspace growth (Metadata GC
-# Threshold) and a System.gc() every second: 20-40 collections in 2 s (JDK 17 G1: 38 pauses).
+# 3 s of churn with humongous arrays, metaspace growth (Metadata GC Threshold) and a System.gc() every second.
+# Not 2 s: with 29-38 collections a run, one pause timed differently under load weighs too much against the
+# shares the checks allow (a clean clone: 29 of 38 JDK 17 Parallel pauses agreed with JFR, 80 % asked).
 WORKLOAD_ARGS = (
     "--rate-mb-s=300",
     "--live-mb=24",
@@ -52,7 +53,7 @@ WORKLOAD_ARGS = (
 class Collector:
     name: str
     flags: tuple[str, ...]
-    duration_s: int = 2  # GcChurn's run time
+    duration_s: int = 3  # GcChurn's run time
 
 
 @dataclass(frozen=True)
@@ -78,13 +79,10 @@ SHENANDOAH_GEN = Collector(
 )
 # JDK 11 has CMS: started early (20% occupancy) so that its cycles, and its scavenges before remark,
 # happen within the run.
-# 3 s: its concurrent cycles are few, and one whose pauses JFR sums differently (a scavenge before remark
-# counted or not) weighs 1 in 29 collections at 2 s, against the 10 % the cross-check allows.
 CMS_SBR = Collector(
     "cms-sbr",
     ("-XX:+UseConcMarkSweepGC", "-XX:+CMSScavengeBeforeRemark", "-XX:CMSInitiatingOccupancyFraction=20",
      "-XX:+UseCMSInitiatingOccupancyOnly"),
-    duration_s=3,
 )  # fmt: skip
 COLLECTORS = {
     11: (CMS_SBR,),
