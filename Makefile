@@ -57,7 +57,8 @@ $(STAMP)/native-$(NATIVE_PROFILE): $(STAMP)/deps $(shell find native/src -name '
 # `make test` builds them while the Python dependencies download (cargo's lock on native/target puts it before
 # or after the module's build, whose dependencies it shares), and runs them after the installs: the load
 # driver's tests time requests and need the CPUs the builds take. Its profile (Cargo.toml's `quick`) drops LTO.
-CARGO_TEST := cargo test --profile quick --no-default-features --features test-server --quiet
+# The tests are all in the library's harness (`--lib`): no second build of the library for test files.
+CARGO_TEST := cargo test --profile quick --no-default-features --features test-server --lib --quiet
 test-native-build:
 	@command -v cargo >/dev/null || { echo "error: Rust (cargo) is needed: install it with rustup"; exit 2; }
 	+cd native && $(CARGO_TEST) --no-run

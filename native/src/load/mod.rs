@@ -13,5 +13,9 @@ pub mod record;
 pub mod server;
 mod ticker;
 
+// The driver against the local test server: only with the server built in.
+#[cfg(all(test, feature = "test-server"))]
+mod tests;
+
 pub use config::{LoadConfig, RequestSpec, Target};
 pub use driver::{prepare, Load, Report, Shared};

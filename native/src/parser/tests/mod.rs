@@ -2,6 +2,7 @@
 
 use super::*;
 
+mod fuzz;
 mod legacy;
 mod openj9;
 mod unified;

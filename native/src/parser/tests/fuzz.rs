@@ -1,6 +1,6 @@
 //! Fuzz-style robustness: random bytes and mutated real logs never panic, and every line is counted.
 
-use _native::parser::Parser;
+use crate::parser::Parser;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::PathBuf;

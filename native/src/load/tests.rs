@@ -1,7 +1,7 @@
 //! The load driver against the local test server: schedule, stalls, error kinds, the connection bound.
 
-use _native::load::server::{Server, ServerConfig};
-use _native::load::{prepare, LoadConfig, Report, RequestSpec, Target};
+use super::server::{Server, ServerConfig};
+use super::{prepare, LoadConfig, Report, RequestSpec, Target};
 use bytes::Bytes;
 use std::time::Duration;
 
