@@ -130,6 +130,7 @@ UNI_DECOR = re.compile(r"^(?:\[[^\]]*\])+\s*")
 def count_unified(text: str) -> Counts:
     c = Counts("unified")
     nested_seen: set[int | None] = set()
+    full_by_id: dict[int, list[Pause]] = {}  # the full pauses counted so far, by GC id
     g1 = bool(
         re.search(r"Using G1|G1 Evacuation Pause|G1 Humongous|G1 Compaction|Pause Young \(Normal\)", text)
     )
@@ -153,11 +154,8 @@ def count_unified(text: str) -> Counts:
         # same safepoint: "GC(n+1) Pause Full" is printed before "GC(n) Pause Young", whose time includes it.
         inner = [
             p
-            for p in c.pauses
-            if p.gc_id == gc_id + 1
-            and p.kind == "full"
-            and name.startswith("Pause Young")
-            and p.gc_id not in nested_seen
+            for p in full_by_id.get(gc_id + 1, [])
+            if name.startswith("Pause Young") and p.gc_id not in nested_seen
         ]
         for p in inner:
             nested_seen.add(p.gc_id)
@@ -167,6 +165,8 @@ def count_unified(text: str) -> Counts:
         t = re.search(r"\[(\d+[.,]\d+)s\]|\[(\d+)ms\]", line[: m.start()])
         up = (_num(t.group(1)) if t.group(1) else int(t.group(2)) / 1000) if t else None
         c.pauses.append(Pause(i, kind, _num(m.group(3)), line.strip(), up, gc_id))
+        if kind == "full":
+            full_by_id.setdefault(gc_id, []).append(c.pauses[-1])
     return c
 
 
@@ -244,6 +244,15 @@ class _Frame:
     parts: list[str] = field(default_factory=list)
 
 
+SAFEPOINT_SENTENCE = re.compile(
+    r"(?:[\d\-T:.+]+: )*Total time for which application threads were stopped: "
+    r"[\d.,]+ seconds(?:, Stopping threads took: [\d.,]+ seconds)?"
+)
+APPLICATION_TIME = re.compile(r"(?:[\d\-T:.+]+: )*Application time: [\d.,]+ seconds")
+BRACKET = re.compile(r"[\[\]]")
+UPTIME_BEFORE = re.compile(r"(\d+[.,]\d+): ?$")
+
+
 def count_legacy(text: str) -> Counts:
     c = Counts("legacy")
     lines = text.splitlines()
@@ -253,13 +262,9 @@ def count_legacy(text: str) -> Counts:
         if n:
             c.safepoints += n
             # keep whatever GC text shares the line (interleaving), drop the safepoint sentence itself
-            line = re.sub(
-                r"(?:[\d\-T:.+]+: )*Total time for which application threads were stopped: "
-                r"[\d.,]+ seconds(?:, Stopping threads took: [\d.,]+ seconds)?",
-                "",
-                line,
-            )
-        line = re.sub(r"(?:[\d\-T:.+]+: )*Application time: [\d.,]+ seconds", "", line)
+            line = SAFEPOINT_SENTENCE.sub("", line)
+        if "Application time: " in line:
+            line = APPLICATION_TIME.sub("", line)
         if any(p.search(line) for p in LEGACY_DROP):
             continue
         stream.append((i, line))
@@ -277,7 +282,7 @@ def count_legacy(text: str) -> Counts:
             and REC_START.match(line, prefix_end + 1)
         ):
             depth = 0  # an unbalanced '[' before: resynchronise on a line that starts a record
-        for m in re.finditer(r"[\[\]]", line):
+        for m in BRACKET.finditer(line):
             if m.group() == "[":
                 if REC_START.match(line, m.end()) and (
                     (depth == 0 and not stack)
@@ -288,7 +293,7 @@ def count_legacy(text: str) -> Counts:
                 ):
                     if stack:
                         stack[-1].parts.append(line[pos : m.start()])
-                    t = re.search(r"(\d+[.,]\d+): ?$", line[: m.start()])
+                    t = UPTIME_BEFORE.search(line[: m.start()])
                     stack.append(_Frame(depth, lineno, _num(t.group(1)) if t else None))
                     depth += 1
                     pos = m.end()
