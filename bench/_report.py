@@ -170,6 +170,9 @@ def breakdown(rows: Sequence[Row], log: str, size: int, startup: Row | None) -> 
         )
     if parse and parse.median_s:
         text += f"; building the event table instead takes {parse.median_s:.2f} s"
+        gz = _find(rows, log, size, "parse-gz")
+        if gz and gz.median_s:
+            text += f", {gz.median_s:.2f} s from the log gzipped ({gz.median_s / parse.median_s:.2f}x)"
     if e2e.median_rss_mb and parse and parse.median_rss_mb:
         text += (
             f"; peak RSS {parse.median_rss_mb:.0f} MB with the event table, {e2e.median_rss_mb:.0f} MB e2e"

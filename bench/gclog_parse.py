@@ -83,6 +83,8 @@ def prepare_inputs(opts: Options) -> tuple[list[_report.Input], dict[str, Any]]:
             if make_logs.read_manifest(path) is None:
                 print(f"building {path} ...", flush=True)
             m = make_logs.ensure(log, size_mb)
+            if main:
+                make_logs.ensure_gzip(Path(m.path))
             manifests[m.path] = asdict(m)
             inputs.append(_report.Input(log, Path(m.path), m.size_bytes, main))
     return inputs, manifests
@@ -92,7 +94,7 @@ def plan(inputs: Sequence[_report.Input], e2e: Stage, cli: bool) -> list[tuple[_
     """One round: every stage on every input. The scaling input gets only what RSS growth needs."""
     steps: list[tuple[_report.Input | None, Stage]] = [(None, _measure.STARTUP)]
     for inp in inputs:
-        stages = [_measure.READ, _measure.LINES, _measure.PARSE, _measure.STREAM]
+        stages = [_measure.READ, _measure.LINES, _measure.PARSE, _measure.PARSE_GZ, _measure.STREAM]
         stages += [_measure.LOAD] if cli else []
         stages += [e2e]
         if not inp.main:

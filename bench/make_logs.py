@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import calendar
+import gzip
 import hashlib
 import json
 import math
@@ -336,6 +337,19 @@ def _is_current(path: Path, target_bytes: int, source_sha: str) -> Manifest | No
         target_bytes,
     )
     return m if same and path.stat().st_size == m.size_bytes else None
+
+
+def ensure_gzip(path: Path) -> Path:
+    """`path` gzipped (level 6, gzip's default) beside it, made again whenever the log is newer."""
+    gz = path.with_name(path.name + ".gz")
+    if gz.exists() and gz.stat().st_mtime >= path.stat().st_mtime:
+        return gz
+    tmp = gz.with_name(gz.name + ".tmp")
+    with open(path, "rb") as src, gzip.open(tmp, "wb", compresslevel=6) as dst:
+        while block := src.read(1 << 20):
+            dst.write(block)
+    tmp.replace(gz)
+    return gz
 
 
 def ensure(name: str, size_mb: float = DEFAULT_SIZE_MB, out_dir: Path = OUT_DIR) -> Manifest:
