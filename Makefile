@@ -171,7 +171,13 @@ bench-regress: setup jdks profiler
 	$(BIN)/python bench/demo_regress_runs.py --runs 10
 	$(BIN)/python bench/aa_chunkgen.py --experiments 20
 
-bench: setup profiler
+# GCViewer, the reference that bench/gclog_parse.py runs beside jvmlab's parse (from Maven Central)
+GCVIEWER := com.github.chewiebug:gcviewer:1.36
+build/gcviewer/gcviewer.jar:
+	@command -v mvn >/dev/null || { echo "error: Maven (mvn) is needed to fetch GCViewer"; exit 2; }
+	mvn -B -q -Dstyle.color=never dependency:copy -Dartifact=$(GCVIEWER) -Dmdep.stripVersion=true -DoutputDirectory=$(CURDIR)/build/gcviewer
+
+bench: setup profiler build/gcviewer/gcviewer.jar
 	$(BIN)/python bench/gclog_parse.py
 	$(BIN)/python bench/openj9_parse.py
 	$(BIN)/python bench/jit_parse.py

@@ -173,6 +173,12 @@ def breakdown(rows: Sequence[Row], log: str, size: int, startup: Row | None) -> 
         gz = _find(rows, log, size, "parse-gz")
         if gz and gz.median_s:
             text += f", {gz.median_s:.2f} s from the log gzipped ({gz.median_s / parse.median_s:.2f}x)"
+    gcviewer = _find(rows, log, size, "gcviewer")
+    if gcviewer and gcviewer.median_s:
+        text += (
+            f"; GCViewer (the reference, its whole JVM) {gcviewer.median_s:.2f} s:"
+            f" {gcviewer.median_s / e2e.median_s:.1f}x jvmlab's end-to-end time"
+        )
     if e2e.median_rss_mb and parse and parse.median_rss_mb:
         text += (
             f"; peak RSS {parse.median_rss_mb:.0f} MB with the event table, {e2e.median_rss_mb:.0f} MB e2e"

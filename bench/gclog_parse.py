@@ -97,6 +97,7 @@ def plan(inputs: Sequence[_report.Input], e2e: Stage, cli: bool) -> list[tuple[_
         stages = [_measure.READ, _measure.LINES, _measure.PARSE, _measure.PARSE_GZ, _measure.STREAM]
         stages += [_measure.LOAD] if cli else []
         stages += [e2e]
+        stages += [_measure.GCVIEWER] if _measure.GCVIEWER_JAR.exists() else []
         if not inp.main:
             stages = [_measure.PARSE, _measure.STREAM, e2e]
         steps.extend((inp, s) for s in stages)
@@ -196,7 +197,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     why_no_cli = _measure.probe_cli()
     cli = why_no_cli is None
     e2e = _measure.E2E if cli else _measure.E2E_FALLBACK
-    notes = [] if cli else [
+    notes = (
+        []
+        if _measure.GCVIEWER_JAR.exists()
+        else [f"no GCViewer beside the parse: {_measure.GCVIEWER_JAR} is missing (`make bench` fetches it)"]
+    )
+    notes += [] if cli else [
         f"the CLI is not usable ({why_no_cli}): end-to-end runs `jvmlab.gclog.load(path).events` in a fresh"
         " process instead of `jvmlab gc summary --json`; rerun when the CLI exists"
     ]  # fmt: skip
