@@ -28,6 +28,10 @@ StartS = Annotated[
     typer.Option("--start-s", help="Only events from this uptime (s), e.g. to skip warm-up."),
 ]
 EndS = Annotated[float | None, typer.Option("--end-s", help="Only events up to this uptime (s).")]
+Threads = Annotated[
+    int | None,
+    typer.Option("--threads", min=1, help="Logs parsed at once (default: one per core)."),
+]
 LabelledLogs = Annotated[
     list[str],
     typer.Argument(
@@ -43,11 +47,12 @@ def summary(
     strict: Strict = False,
     start_s: StartS = None,
     end_s: EndS = None,
+    threads: Threads = None,
 ) -> None:
     """Counts, rates per minute, pause percentiles, overhead, allocation, live set, safepoints, per log."""
     from jvmlab.cli import gc_summary
 
-    gc_summary.run(gc_summary.SummaryOptions(tuple(logs), json, strict, start_s, end_s))
+    gc_summary.run(gc_summary.SummaryOptions(tuple(logs), json, strict, start_s, end_s, threads))
 
 
 @gc_app.command("events")

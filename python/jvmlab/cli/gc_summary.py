@@ -16,6 +16,7 @@ class SummaryOptions:
     strict: bool = False
     start_s: float | None = None
     end_s: float | None = None
+    threads: int | None = None  # logs parsed at once; None: one per core
 
     @property
     def window(self) -> tuple[float | None, float | None] | None:
@@ -24,7 +25,9 @@ class SummaryOptions:
 
 def summaries(options: SummaryOptions) -> list[GcSummary]:
     """One summary per input, made while parsing (no event table: memory does not grow with the log)."""
-    return summarize_paths(list(options.logs), strict=options.strict, window=options.window)
+    return summarize_paths(
+        list(options.logs), strict=options.strict, window=options.window, threads=options.threads
+    )
 
 
 def run(options: SummaryOptions) -> None:
