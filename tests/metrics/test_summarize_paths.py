@@ -1,5 +1,5 @@
-"""summarize_paths() over several logs at once: the same summaries, in the order of the inputs, and the
-same error, whatever the number of threads."""
+"""summarize_paths() and summarize_each() over several logs at once: the same summaries, in the order of
+the inputs, and the same error, whatever the number of threads."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from jvmlab.errors import JvmLabError
-from jvmlab.metrics import summarize_paths
+from jvmlab.metrics import summarize_each, summarize_paths
 
 HERE = Path(__file__).resolve().parents[1]
 LOGS = sorted((HERE / "gclog" / "jdk8").glob("*.log")) + sorted((HERE / "gclog" / "openj9").glob("*.xml"))
@@ -20,6 +20,10 @@ def test_several_threads_give_the_summaries_of_one_in_the_same_order():
     assert [s.name for s in one] == [str(p) for p in LOGS]
     for threads in (2, 3, None):
         assert [s.model_dump() for s in summarize_paths(LOGS, threads=threads)] == [
+            s.model_dump() for s in one
+        ]
+        # one log per argument (gc compare): the same again
+        assert [s.model_dump() for s in summarize_each(LOGS, threads=threads)] == [
             s.model_dump() for s in one
         ]
 
@@ -40,3 +44,7 @@ def test_an_input_that_fails_raises_the_error_of_one_thread(tmp_path):
         with pytest.raises(JvmLabError) as together:
             summarize_paths(inputs, threads=3)
         assert str(together.value) == str(alone.value)
+        if inputs[-1].exists():  # each argument its own log: the same error
+            with pytest.raises(JvmLabError) as each:
+                summarize_each(inputs, threads=3)
+            assert str(each.value) == str(alone.value)

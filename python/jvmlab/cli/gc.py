@@ -77,11 +77,12 @@ def compare(
     logs: LabelledLogs,
     json: Json = False,
     strict: Strict = False,
+    threads: Threads = None,
 ) -> None:
     """Figures side by side with the % change against the first log."""
     from jvmlab.cli import gc_compare
 
-    gc_compare.run(gc_compare.CompareOptions(tuple(logs), json, strict))
+    gc_compare.run(gc_compare.CompareOptions(tuple(logs), json, strict, threads))
 
 
 @gc_app.command("report")

@@ -18,12 +18,13 @@ class CompareOptions:
     logs: tuple[str, ...]
     json: bool = False
     strict: bool = False
+    threads: int | None = None  # logs parsed at once; None: one per core
 
 
 def run(options: CompareOptions) -> None:
     if len(options.logs) < 2:
         raise UsageError("compare needs at least two logs: jvmlab gc compare [label=]LOG_A [label=]LOG_B")
-    labels, summaries = summarize_labelled(list(options.logs), strict=options.strict)
+    labels, summaries = summarize_labelled(list(options.logs), strict=options.strict, threads=options.threads)
     comparison = compare(summaries, labels)
     if options.json:
         print_text(to_json(compare_document(comparison, summaries)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from jvmlab.errors import UsageError
-from jvmlab.metrics.summary import GcSummary, summarize_path
+from jvmlab.metrics.summary import GcSummary, summarize_each
 
 
 def split_label(arg: str) -> tuple[str | None, str]:
@@ -35,8 +35,10 @@ def labelled(args: list[str]) -> tuple[list[str], list[str]]:
     return labels, paths
 
 
-def summarize_labelled(args: list[str], *, strict: bool) -> tuple[list[str], list[GcSummary]]:
+def summarize_labelled(
+    args: list[str], *, strict: bool, threads: int | None = None
+) -> tuple[list[str], list[GcSummary]]:
     """(labels, summaries): one log per argument (a file, a directory, a zip archive or a rotated set),
-    summarized while parsing."""
+    summarized while parsing, `threads` logs at once (default: one per core)."""
     labels, paths = labelled(args)
-    return labels, [summarize_path(path, strict=strict) for path in paths]
+    return labels, summarize_each(paths, strict=strict, threads=threads)

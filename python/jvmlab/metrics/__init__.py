@@ -6,6 +6,7 @@ from jvmlab.metrics.summary import (
     GcSummary,
     load_summarized,
     summarize,
+    summarize_each,
     summarize_path,
     summarize_paths,
 )
@@ -15,6 +16,7 @@ __all__ = [
     "GcSummary",
     "load_summarized",
     "summarize",
+    "summarize_each",
     "summarize_path",
     "summarize_paths",
 ]

@@ -8,10 +8,10 @@ or over the event table of a loaded log (`summarize`). Both give the same figure
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from jvmlab.gclog.sources import Source
 
 Window = tuple[float | None, float | None]
+T = TypeVar("T")
 
 SUMMARY_FORMAT_VERSION = 1
 
@@ -234,13 +235,28 @@ def summarize_paths(
     threads: int | None = None,
 ) -> list[GcSummary]:
     """One summary per input, made while parsing; files of one rotated set make one log. The logs are
-    parsed `threads` at a time (default: one per core; the native parse releases the GIL), the summaries
-    in the order of the inputs; the first input that fails, in that order, raises its error."""
+    parsed `threads` at a time (see `summarize_each`)."""
     from jvmlab.gclog.sources import resolve
 
     groups = resolve([str(p) for p in paths])
-    workers = min(len(groups), threads or os.cpu_count() or 1)
+    return _each(lambda g: summarize_sources(g, window=window, strict=strict), groups, threads)
+
+
+def summarize_each(
+    logs: Sequence[str | Path | Sequence[str | Path]], *, strict: bool = False, threads: int | None = None
+) -> list[GcSummary]:
+    """`summarize_path` of each of `logs` (each a file, a zip, a folder or a rotated set), `threads` at a time
+    (default: one per core; the native parse releases the GIL): the summaries in the order of `logs`, and
+    the error of the first log, in that order, that fails."""
+    return _each(lambda log: summarize_path(log, strict=strict), logs, threads)
+
+
+def _each(
+    summarize_one: Callable[[T], GcSummary], items: Sequence[T], threads: int | None
+) -> list[GcSummary]:
+    """summarize_one of each item, `threads` at a time (default: one per core), in the items' order."""
+    workers = min(len(items), threads or os.cpu_count() or 1)
     if workers <= 1:
-        return [summarize_sources(g, window=window, strict=strict) for g in groups]
+        return [summarize_one(item) for item in items]
     with ThreadPoolExecutor(workers, thread_name_prefix="gclog") as pool:
-        return list(pool.map(lambda g: summarize_sources(g, window=window, strict=strict), groups))
+        return list(pool.map(summarize_one, items))
