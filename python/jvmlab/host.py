@@ -41,6 +41,11 @@ def thp_mode() -> str | None:
     return text
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask; the machine's count where there is none)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def machine() -> dict[str, Any]:
     uname = platform.uname()
     return {

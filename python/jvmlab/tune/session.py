@@ -3,7 +3,6 @@ trials) and the study (shared by every worker of the spec on the store), the sea
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -13,6 +12,7 @@ from jvmlab.experiment.execution.containers import check_containers
 from jvmlab.experiment.execution.run import Plan, Runner, spec_hash
 from jvmlab.experiment.execution.verdict import FlagVerdict
 from jvmlab.experiment.spec import ExperimentSpec
+from jvmlab.host import usable_cpus
 from jvmlab.tune.objectives import Constraint, Objective, constraints_of, objectives_of
 from jvmlab.tune.pruning import make_pruner
 from jvmlab.tune.results import TuneResult, best_of, candidates_of, importance
@@ -60,7 +60,7 @@ def prepare(spec: ExperimentSpec, resolve: ResolveJdks, check: CheckFlags) -> Se
         raise JvmLabError(
             f"{jdk.name}: cannot read its flags ({defaults.message or 'no -XX:+PrintFlagsFinal'})"
         )
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cpus = usable_cpus()
     space = build_space(
         major=jdk.major,
         have=set(defaults.flag_table),
