@@ -133,15 +133,6 @@ fn to_io(e: zip::result::ZipError) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, e.to_string())
 }
 
-/// Reads the first `n` bytes (decompressed) for format sniffing.
-pub fn head(path: &str, entry: Option<&str>, n: usize) -> io::Result<Vec<u8>> {
-    with_reader(path, entry, |r| {
-        let mut out = Vec::with_capacity(n);
-        r.take(n as u64).read_to_end(&mut out)?;
-        Ok(out)
-    })
-}
-
 /// Lines (newlines) and bytes of one input, read as the parser reads it (2 MiB at a time, decompressed):
 /// the floor of a parse that touches each byte once (bench/gclog_parse.py prints it beside the parse).
 pub fn count_lines(path: &str, entry: Option<&str>) -> io::Result<(u64, u64)> {
