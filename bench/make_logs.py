@@ -76,6 +76,19 @@ SPECS: dict[str, LogSpec] = {
         "unified",
         "JDK 17 G1, -Xlog:gc*,safepoint, decorators time,utctime,uptimemillis,pid,tid,level,tags",
     ),
+    # Not in the default run: the concurrent collectors' unified logs (the issue's per-format table).
+    "zgc": LogSpec(
+        "zgc",
+        GCLOGS / "generated/jdk25-zgc-gcstar.log",
+        "unified",
+        "JDK 25 generational ZGC, -Xlog:gc*, decorators uptime,level,tags (minor and major collections)",
+    ),
+    "shenandoah": LogSpec(
+        "shenandoah",
+        GCLOGS / "generated/jdk25-shenandoah-gcstar.log",
+        "unified",
+        "JDK 25 Shenandoah, -Xlog:gc*, decorators uptime,level,tags (cycles, their pauses and phases)",
+    ),
     # Not in gclog_parse.py's default run: bench/openj9_parse.py runs it beside "g1".
     "openj9-gencon": LogSpec(
         "openj9-gencon",
