@@ -24,8 +24,8 @@ LAYERS: tuple[tuple[tuple[str, ...], str], ...] = (
         "GC figures, statistics, GC log parsing, the machine, cgroups for trials, bundled workloads",
     ),
     (
-        ("errors", "durations", "entry", "layers"),
-        "the error hierarchy, durations, the error printer, this table",
+        ("errors", "durations", "entry", "layers", "lazy"),
+        "the error hierarchy, durations, the error printer, this table, names imported on first use",
     ),
 )
 

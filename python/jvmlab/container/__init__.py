@@ -3,8 +3,9 @@ what the cgroup counted (throttling, memory peak, OOM kills)."""
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from jvmlab.lazy import exports
 
 if TYPE_CHECKING:
     from jvmlab.container.group import TrialGroup, make
@@ -26,13 +27,7 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = exports(__name__, _HOMES)
 
 
 __all__ = ["Hierarchy", "Limits", "TrialGroup", "Usage", "make", "parse_memory", "this_machine", "usage_of"]

@@ -3,8 +3,9 @@ state, measurement-quality warnings. One concept per module; methods: docs/metho
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from jvmlab.lazy import exports
 
 # Imported at once: the defaults (what an experiment's spec reads) and the estimates (a lazy `estimate`
 # would be shadowed by its own module, once imported); the rest on first use (_HOMES).
@@ -77,13 +78,7 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = exports(__name__, _HOMES)
 
 
 __all__ = [
